@@ -1,0 +1,47 @@
+package io.hostwide.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code hostwide} command. Each subcommand lives in its own class and is
+ * registered here; bad options end with one line naming the problem and exit
+ * status 2 (see {@link UsageErrors}).
+ */
+@Command(name = "hostwide",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = "A multi-queue SCSI storage stack for the JVM.",
+        subcommands = {CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setParameterExceptionHandler(new UsageErrors());
+        cl.setExecutionExceptionHandler(new UsageErrors());
+        return cl;
+    }
+
+    public static void main(String[] args) {
+        int status = commandLine().execute(args);
+        System.out.flush();
+        System.exit(status);
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"hostwide " + (v == null ? "0.1.0-SNAPSHOT" : v)
+                    + " (Java " + Runtime.version() + ")"};
+        }
+    }
+}
