@@ -76,7 +76,9 @@ public final class TargetCore implements AutoCloseable {
 
     /** Creates a direct-access block device over {@code backstore}. */
     public Device addDevice(String name, Backstore backstore, DeviceAttributes attributes) {
-        Device d = new Device(name, backstore, attributes, SbcCommands.table());
+        boolean thin = attributes.thinProvisioning() && backstore.supportsUnmap();
+        Device d = new Device(name, backstore, attributes, SbcCommands.table(thin, attributes.emulateCaw(),
+                attributes.emulateWriteAtomic(), attributes.emulateSanitize()));
         if (devices.putIfAbsent(name, d) != null) {
             throw new IllegalArgumentException("device exists: " + name);
         }

@@ -16,22 +16,30 @@ import static io.hostwide.target.core.CommandDescriptor.WRITES_MEDIUM;
 
 /**
  * The command table of a direct-access block device (peripheral device type 00h): SPC-4 commands plus SBC-4.
- * One immutable table is shared by every block device; handlers read the device from the command. Usage data
- * follows the SBC-4 CDB figures: a bit is set when the device server examines it; obsolete bits are reserved.
+ * Built once per device from its attributes at creation: UNMAP exists only when the device is thin and the
+ * backstore can deallocate, COMPARE AND WRITE / WRITE ATOMIC / SANITIZE only when emulated — so REPORT SUPPORTED
+ * OPERATION CODES and INVALID COMMAND OPERATION CODE always agree. Usage data follows the SBC-4 CDB figures: a
+ * bit is set when the device server examines it; obsolete bits are reserved.
  */
 public final class SbcCommands {
     private SbcCommands() {}
 
-    private static final CommandTable TABLE = build();
+    private static final CommandTable FULL = build(true, true, true, true);
 
-    public static CommandTable table() { return TABLE; }
+    /** Every SBC command this core implements (thin, with CAW, WRITE ATOMIC and SANITIZE). */
+    public static CommandTable table() { return FULL; }
+
+    /** The table for a device with these capabilities. */
+    public static CommandTable table(boolean thin, boolean caw, boolean writeAtomic, boolean sanitize) {
+        return thin && caw && writeAtomic && sanitize ? FULL : build(thin, caw, writeAtomic, sanitize);
+    }
 
     static final int READ_IO = MEDIUM_ACCESS | BACKSTORE_IO;
     static final int WRITE_IO = MEDIUM_ACCESS | BACKSTORE_IO | WRITES_MEDIUM;
     private static final int F = 0xFF;
     private static final int CTRL = 0x07;
 
-    private static CommandTable build() {
+    private static CommandTable build(boolean thin, boolean caw, boolean writeAtomic, boolean sanitize) {
         CommandTable t = new CommandTable();
         t.add(SpcCommands.testUnitReady());
         t.add(SpcCommands.inquiry());
@@ -46,8 +54,8 @@ public final class SbcCommands {
         readWrite(t);
         verify(t);
         cache(t);
-        provisioning(t);
-        atomics(t);
+        provisioning(t, thin, sanitize);
+        atomics(t, caw, writeAtomic);
         medium(t);
         return t;
     }
@@ -114,17 +122,22 @@ public final class SbcCommands {
                 .flags(READ_IO).timeouts(10, 60).handler(CacheCommands::synchronizeCache));
     }
 
-    private static void provisioning(CommandTable t) {
+    private static void provisioning(CommandTable t, boolean thin, boolean sanitize) {
         t.add(Row.of(ScsiOpcode.WRITE_SAME_10, "WRITE SAME(10)").usage(0xF8, F, F, F, F, 0x3F, F, F, CTRL)
                 .dataOut(WriteSame.DATA).flags(WRITE_IO | EXACT_DATA_OUT).timeouts(30, 300).handler(WriteSame::execute));
         t.add(Row.of(ScsiOpcode.WRITE_SAME_16, "WRITE SAME(16)").usage(0xF9, F, F, F, F, F, F, F, F, F, F, F, F, 0x3F, CTRL)
                 .dataOut(WriteSame.DATA).flags(WRITE_IO | EXACT_DATA_OUT).timeouts(30, 300).handler(WriteSame::execute));
-        t.add(Row.of(ScsiOpcode.UNMAP, "UNMAP").usage(0x01, 0, 0, 0, 0, 0x3F, F, F, CTRL)
-                .dataOut(TransferLength.field(7, 2)).flags(WRITE_IO).timeouts(30, 300).handler(Unmap::execute));
+        if (thin) {
+            t.add(Row.of(ScsiOpcode.UNMAP, "UNMAP").usage(0x01, 0, 0, 0, 0, 0x3F, F, F, CTRL)
+                    .dataOut(TransferLength.field(7, 2)).flags(WRITE_IO).timeouts(30, 300).handler(Unmap::execute));
+        }
         t.add(Row.of(ScsiOpcode.SERVICE_ACTION_IN_16, "GET LBA STATUS").sa(ServiceAction.GET_LBA_STATUS)
                 .usage(0x1F, F, F, F, F, F, F, F, F, F, F, F, F, 0, CTRL)
                 .dataIn(TransferLength.field(10, 4)).flags(READ_IO).reservation(ReservationRule.READ).timeouts(5, 30)
                 .handler(GetLbaStatus::execute));
+        if (!sanitize) {
+            return;
+        }
         for (int sa : new int[] {ServiceAction.SANITIZE_OVERWRITE, ServiceAction.SANITIZE_BLOCK_ERASE,
                 ServiceAction.SANITIZE_CRYPTOGRAPHIC_ERASE, ServiceAction.SANITIZE_EXIT_FAILURE_MODE}) {
             t.add(Row.of(ScsiOpcode.SANITIZE, "SANITIZE").sa(sa).usage(0xBF, 0, 0, 0, 0, 0, F, F, CTRL)
@@ -132,16 +145,20 @@ public final class SbcCommands {
         }
     }
 
-    private static void atomics(CommandTable t) {
-        t.add(Row.of(ScsiOpcode.COMPARE_AND_WRITE, "COMPARE AND WRITE")
-                .usage(0xF8, F, F, F, F, F, F, F, F, 0, 0, 0, F, 0x3F, CTRL)
-                .dataOut(AtomicWrites.CAW_DATA).flags(WRITE_IO | EXACT_DATA_OUT).timeouts(5, 30)
-                .handler(AtomicWrites::compareAndWrite));
+    private static void atomics(CommandTable t, boolean caw, boolean writeAtomic) {
+        if (caw) {
+            t.add(Row.of(ScsiOpcode.COMPARE_AND_WRITE, "COMPARE AND WRITE")
+                    .usage(0xF8, F, F, F, F, F, F, F, F, 0, 0, 0, F, 0x3F, CTRL)
+                    .dataOut(AtomicWrites.CAW_DATA).flags(WRITE_IO | EXACT_DATA_OUT).timeouts(5, 30)
+                    .handler(AtomicWrites::compareAndWrite));
+        }
         t.add(Row.of(ScsiOpcode.ORWRITE_16, "ORWRITE(16)").usage(0xF8, F, F, F, F, F, F, F, F, F, F, F, F, 0x3F, CTRL)
                 .dataOut(BlockCdb.DATA).flags(WRITE_IO).timeouts(5, 30).handler(AtomicWrites::orWrite));
-        t.add(Row.of(ScsiOpcode.WRITE_ATOMIC_16, "WRITE ATOMIC(16)")
-                .usage(0xF8, F, F, F, F, F, F, F, F, F, F, F, F, 0x3F, CTRL)
-                .dataOut(AtomicWrites.ATOMIC_DATA).flags(WRITE_IO).timeouts(5, 30).handler(AtomicWrites::writeAtomic));
+        if (writeAtomic) {
+            t.add(Row.of(ScsiOpcode.WRITE_ATOMIC_16, "WRITE ATOMIC(16)")
+                    .usage(0xF8, F, F, F, F, F, F, F, F, F, F, F, F, 0x3F, CTRL)
+                    .dataOut(AtomicWrites.ATOMIC_DATA).flags(WRITE_IO).timeouts(5, 30).handler(AtomicWrites::writeAtomic));
+        }
     }
 
     private static void medium(CommandTable t) {
