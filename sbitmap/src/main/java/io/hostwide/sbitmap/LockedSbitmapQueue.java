@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -508,40 +507,6 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
                     wakeIndex, wsActive, List.copyOf(wsList), roundRobin, minShallowDepth);
         } finally {
             lock.unlock();
-        }
-    }
-
-    /** An exclusive sleeping allocator. */
-    static final class Sleeper {
-        final Thread thread;
-        volatile boolean woken;
-
-        Sleeper(Thread thread) {
-            this.thread = thread;
-        }
-
-        void wake() {
-            woken = true; // volatile write: read by await() after unpark
-            LockSupport.unpark(thread);
-        }
-
-        /** Parks until woken (true), or until the deadline or an interrupt (false). */
-        boolean await(boolean timed, long deadline) {
-            while (!woken) {
-                if (Thread.currentThread().isInterrupted()) {
-                    return false;
-                }
-                if (timed) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        return false;
-                    }
-                    LockSupport.parkNanos(this, left);
-                } else {
-                    LockSupport.park(this);
-                }
-            }
-            return true;
         }
     }
 }
