@@ -37,6 +37,8 @@ public final class RequestQueue implements AutoCloseable {
     final Hctx[] hctxs;
     final Ctx[] ctxs;
     final Timeouts timeouts;
+    /** The driver's per-queue pointer ({@code q->queuedata}). */
+    public volatile Object queuedata;
     volatile IoScheduler elevator;
     /** {@code q->nr_requests}: scheduler-tag depth, or the driver depth with none. */
     volatile int nrRequests;
