@@ -309,7 +309,9 @@ final class Dispatcher {
         // requests or we see RESTART cleared and run ourselves.
         VarHandle.fullFence();
         boolean needsRestart = h.testState(Hctx.S_SCHED_RESTART);
-        boolean noTag = prep == PREP_NO_TAG;
+        // For unshared tags the RESTART check suffices; with shared tags the tag may
+        // be freed elsewhere, so a waiter that already fired means "run now".
+        boolean noTag = prep == PREP_NO_TAG && (TagAlloc.queueShared(h) || h.q.set.hostTagset);
         if (prep == PREP_NO_BUDGET) {
             needsResource = true;
         }
