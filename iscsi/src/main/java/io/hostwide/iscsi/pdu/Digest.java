@@ -5,7 +5,7 @@ import java.util.zip.CRC32C;
 
 /**
  * CRC32C header and data digests, RFC 7143 §13.1 (polynomial 0x1EDC6F41, RFC 3385). The 32-bit value goes on the wire
- * least significant byte first: RFC 7143 Appendix A.4 lists 32 zero bytes as "aa 36 91 8a" for CRC 0x8a9136aa.
+ * least significant byte first: RFC 3720 Appendix B.4 lists 32 zero bytes as "aa 36 91 8a" for CRC 0x8a9136aa.
  * One instance per connection thread: the checksum state is reused and not thread-safe.
  */
 public final class Digest {
