@@ -1,0 +1,178 @@
+package io.hostwide.target;
+
+import io.hostwide.scsi.spec.Asc;
+import io.hostwide.target.model.MappedLun;
+import io.hostwide.target.model.NodeAcl;
+import io.hostwide.target.model.TargetPort;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One I_T nexus: an initiator port logged in to a target port (SAM-5 §4.6.2). Registered with the core so that
+ * unit attentions, reservations and task management can address it. Holds the LUN map this nexus sees (from its
+ * ACL, or every LUN of the port in demo mode) and a pool of reusable commands.
+ *
+ * <p>The LUN map is an immutable array published through a volatile field (copy-on-write): lookups on the fast
+ * path are one volatile read and an index, changes rebuild the array.
+ */
+public final class Session implements AutoCloseable {
+    private static final AtomicLong IDS = new AtomicLong();
+
+    private final TargetCore core;
+    private final TargetPort port;
+    private final Fabric fabric;
+    private final String initiatorName;
+    private final String initiatorPortName;
+    private final NodeAcl acl;
+    private final long id = IDS.incrementAndGet();
+    private final CommandPool pool;
+    private volatile SessionLun[] luns = new SessionLun[0]; // index = LUN number; copy-on-write
+    private volatile boolean closed;
+
+    Session(TargetCore core, TargetPort port, Fabric fabric, String initiatorName, String initiatorPortName,
+            NodeAcl acl, int poolSize) {
+        this.core = core;
+        this.port = port;
+        this.fabric = fabric;
+        this.initiatorName = initiatorName;
+        this.initiatorPortName = initiatorPortName;
+        this.acl = acl;
+        this.pool = new CommandPool(poolSize);
+    }
+
+    /** A command from the pool (or a new one when the pool is empty), ready for {@link TargetCommand#setup}. */
+    public TargetCommand newCommand() {
+        TargetCommand c = pool.poll();
+        if (c == null) {
+            c = new TargetCommand(this);
+        }
+        c.markPrepared();
+        c.resetForUse();
+        return c;
+    }
+
+    void recycle(TargetCommand c) { pool.offer(c); }
+
+    /** Submits a command of this session (same as {@link TargetCore#submit}). */
+    public void submit(TargetCommand cmd) { core.submit(cmd); }
+
+    public long id() { return id; }
+
+    public TargetPort port() { return port; }
+
+    public Fabric fabric() { return fabric; }
+
+    public TargetCore core() { return core; }
+
+    /** The initiator's SCSI name (iSCSI: InitiatorName). */
+    public String initiatorName() { return initiatorName; }
+
+    /** The initiator port name (iSCSI: "iqn...,i,0x" + ISID, RFC 7143 §4.2.7.1). */
+    public String initiatorPortName() { return initiatorPortName; }
+
+    /** The ACL this session logged in under, or null in demo mode. */
+    public NodeAcl acl() { return acl; }
+
+    public boolean closed() { return closed; }
+
+    /** @return the LUN as this nexus sees it, or null when not mapped. */
+    public SessionLun lookup(int lunNumber) {
+        SessionLun[] a = luns;
+        return lunNumber >= 0 && lunNumber < a.length ? a[lunNumber] : null;
+    }
+
+    /** The mapped LUN numbers in ascending order. */
+    public int[] mappedLunNumbers() {
+        SessionLun[] a = luns;
+        int n = 0;
+        for (SessionLun l : a) {
+            if (l != null) {
+                n++;
+            }
+        }
+        int[] r = new int[n];
+        int i = 0;
+        for (int k = 0; k < a.length; k++) {
+            if (a[k] != null) {
+                r[i++] = k;
+            }
+        }
+        return r;
+    }
+
+    public List<SessionLun> sessionLuns() {
+        List<SessionLun> r = new ArrayList<>();
+        for (SessionLun l : luns) {
+            if (l != null) {
+                r.add(l);
+            }
+        }
+        return r;
+    }
+
+    /**
+     * Rebuilds the LUN map from the ACL (or the port in demo mode). LUNs kept keep their UA queue; when
+     * {@code announce} is set every kept LUN gets REPORTED LUNS DATA HAS CHANGED (SPC-4 §6.33). New LUNs start
+     * with POWER ON, RESET, OR BUS DEVICE RESET OCCURRED, as a freshly seen logical unit must report.
+     */
+    synchronized void refreshLuns(boolean announce) {
+        SessionLun[] old = luns;
+        List<MappedLun> mapped = acl != null ? acl.mappedLuns() : port.demoModeMappings();
+        int max = -1;
+        for (MappedLun m : mapped) {
+            max = Math.max(max, m.mappedLun());
+        }
+        SessionLun[] next = new SessionLun[max + 1];
+        for (MappedLun m : mapped) {
+            int n = m.mappedLun();
+            SessionLun prev = n < old.length ? old[n] : null;
+            if (prev != null && prev.lun() == m.lun() && prev.readOnly() == m.readOnly()) {
+                next[n] = prev;
+                if (announce) {
+                    prev.unitAttentions().add(Asc.REPORTED_LUNS_DATA_HAS_CHANGED);
+                }
+            } else {
+                SessionLun sl = new SessionLun(this, n, m.lun(), m.readOnly());
+                if (core.config().powerOnUnitAttention()) {
+                    sl.unitAttentions().add(Asc.POWER_ON_RESET_OR_BUS_DEVICE_RESET_OCCURRED);
+                }
+                next[n] = sl;
+                m.lun().device().attach(sl);
+                if (prev != null) {
+                    prev.device().detach(prev);
+                }
+            }
+        }
+        for (int i = 0; i < old.length; i++) {
+            if (old[i] != null && (i >= next.length || next[i] != old[i])) {
+                old[i].device().detach(old[i]);
+            }
+        }
+        luns = next;
+    }
+
+    /** Ends the nexus: its per-nexus state (UAs, medium-removal prevention) goes with it (I_T nexus loss). */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (SessionLun l : luns) {
+                if (l != null) {
+                    l.device().detach(l);
+                }
+            }
+            luns = new SessionLun[0];
+        }
+        core.unregister(this);
+    }
+
+    @Override
+    public String toString() {
+        return "Session[" + id + " " + initiatorPortName + " -> " + port.portName() + "]";
+    }
+}

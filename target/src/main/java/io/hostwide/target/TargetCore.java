@@ -1,0 +1,342 @@
+package io.hostwide.target;
+
+import io.hostwide.scsi.spec.LunAddress;
+import io.hostwide.scsi.spec.ScsiOpcode;
+import io.hostwide.scsi.spec.TaskAttribute;
+import io.hostwide.target.backstore.Backstore;
+import io.hostwide.target.core.CommandDescriptor;
+import io.hostwide.target.core.CommandTable;
+import io.hostwide.target.core.IoQueue;
+import io.hostwide.target.model.Device;
+import io.hostwide.target.model.DeviceAttributes;
+import io.hostwide.target.model.NodeAcl;
+import io.hostwide.target.model.ScsiTarget;
+import io.hostwide.target.model.TargetPort;
+import io.hostwide.target.sbc.SbcCommands;
+import io.hostwide.target.spc.NoLunCommands;
+import io.hostwide.target.spc.UnitAttentionGate;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The transport-independent SCSI target core (LIO's target_core): the registry of targets, ports, devices and
+ * sessions, and the command pipeline every fabric feeds.
+ *
+ * <p>Pipeline of {@link #submit(TargetCommand)}: LUN lookup through the session's map (ACL or demo mode) → command
+ * table row (INVALID COMMAND OPERATION CODE / service action check) → CDB checks (length, reserved bits against the
+ * usage data, CONTROL byte, ACA) → transfer length vs the transport's expected length → gates in {@link GateSlot}
+ * order (unit attention, reservation, ALUA, task attribute) → medium / write-protect checks → handler, inline or
+ * on the device's I/O queue → completion (sense bytes, residuals) → {@link Fabric#complete}. Nothing a command
+ * carries throws out of here.
+ */
+public final class TargetCore implements AutoCloseable {
+    private final CoreConfig config;
+    private final Map<String, ScsiTarget> targets = new ConcurrentHashMap<>();
+    private final Map<String, Device> devices = new ConcurrentHashMap<>();
+    private final List<Session> sessions = new CopyOnWriteArrayList<>();
+    private final CommandGate[] gates = new CommandGate[GateSlot.values().length];
+    private final CommandTable noLunTable = NoLunCommands.table();
+    private final TargetPort.Listener portListener = this::lunMapChanged;
+
+    public TargetCore() { this(CoreConfig.defaults()); }
+
+    public TargetCore(CoreConfig config) {
+        this.config = config;
+        gates[GateSlot.UNIT_ATTENTION.ordinal()] = new UnitAttentionGate();
+    }
+
+    public CoreConfig config() { return config; }
+
+    // ======================================== configuration ================================================
+
+    public ScsiTarget addTarget(String name) {
+        ScsiTarget t = new ScsiTarget(name);
+        if (targets.putIfAbsent(name, t) != null) {
+            throw new IllegalArgumentException("target exists: " + name);
+        }
+        return t;
+    }
+
+    public ScsiTarget target(String name) { return targets.get(name); }
+
+    public List<ScsiTarget> targets() { return new ArrayList<>(targets.values()); }
+
+    /** Adds a target port to a target and wires it to this core (LUN map changes reach sessions). */
+    public TargetPort addPort(ScsiTarget target, int tag, int protocolIdentifier) {
+        TargetPort p = target.addPort(tag, protocolIdentifier);
+        p.listener(portListener);
+        return p;
+    }
+
+    /** Creates a direct-access block device over {@code backstore}. */
+    public Device addDevice(String name, Backstore backstore, DeviceAttributes attributes) {
+        Device d = new Device(name, backstore, attributes, SbcCommands.table());
+        if (devices.putIfAbsent(name, d) != null) {
+            throw new IllegalArgumentException("device exists: " + name);
+        }
+        return d;
+    }
+
+    public Device device(String name) { return devices.get(name); }
+
+    /** Installs the gate of a slot (reservation, ALUA, task attribute layers plug in here). */
+    public void installGate(GateSlot slot, CommandGate gate) { gates[slot.ordinal()] = gate; }
+
+    public CommandGate gate(GateSlot slot) { return gates[slot.ordinal()]; }
+
+    // ======================================== sessions =====================================================
+
+    /**
+     * Registers a new I_T nexus. The initiator must have an ACL on the port, or the port must be in demo mode.
+     *
+     * @param initiatorPortName the initiator port's SCSI name (iSCSI: InitiatorName + ",i,0x" + ISID)
+     * @throws IllegalArgumentException when the port does not admit the initiator (the fabric fails the login)
+     */
+    public Session openSession(TargetPort port, Fabric fabric, String initiatorName, String initiatorPortName) {
+        if (!port.admits(initiatorName)) {
+            throw new IllegalArgumentException("initiator " + initiatorName + " has no access to " + port.portName());
+        }
+        NodeAcl acl = port.acl(initiatorName);
+        port.listener(portListener); // also wires ports created directly on a ScsiTarget
+        Session s = new Session(this, port, fabric, initiatorName, initiatorPortName, acl, config.commandPoolSize());
+        s.refreshLuns(false);
+        sessions.add(s);
+        return s;
+    }
+
+    void unregister(Session s) { sessions.remove(s); }
+
+    public List<Session> sessions() { return new ArrayList<>(sessions); }
+
+    private void lunMapChanged(TargetPort port, NodeAcl acl) {
+        for (Session s : sessions) {
+            if (s.port() == port && (acl == null || s.acl() == acl || s.acl() == null)) {
+                s.refreshLuns(true);
+            }
+        }
+    }
+
+    // ======================================== the pipeline =================================================
+
+    /** Hands a command to the core. Completion arrives through the session's {@link Fabric#complete}. */
+    public void submit(TargetCommand cmd) {
+        if (!cmd.markSubmitted()) {
+            throw new IllegalStateException("command submitted twice or not from Session.newCommand: " + cmd);
+        }
+        try {
+            if (prepare(cmd)) {
+                runGates(cmd);
+            }
+        } catch (RuntimeException | Error e) {
+            internalFailure(cmd, e);
+        }
+    }
+
+    /** Continues a command a gate had deferred, with the gate after it. Any thread. */
+    public void resume(TargetCommand cmd) {
+        try {
+            cmd.gatesPassed = cmd.gateIndex + 1;
+            cmd.gateIndex++;
+            runGates(cmd);
+        } catch (RuntimeException | Error e) {
+            internalFailure(cmd, e);
+        }
+    }
+
+    /** @return true to continue to the gates; false when the command already completed (failed). */
+    private boolean prepare(TargetCommand cmd) {
+        byte[] cdb = cmd.cdb();
+        if (cmd.cdbLength() < 6) {
+            return failNow(cmd, SenseReason.INVALID_FIELD_IN_CDB);
+        }
+        int lunNumber = LunAddress.decode(cmd.lun());
+        SessionLun sl = lunNumber >= 0 && lunNumber != LunAddress.DECODED_WLUN_REPORT_LUNS
+                ? cmd.session().lookup(lunNumber) : null;
+        CommandTable table;
+        if (sl != null) {
+            cmd.sessionLun = sl;
+            cmd.device = sl.device();
+            table = cmd.device.commandTable();
+        } else {
+            table = noLunTable;
+        }
+        CommandDescriptor d = table.lookup(cdb);
+        if (d == null) {
+            if (sl == null && lunNumber != LunAddress.DECODED_WLUN_REPORT_LUNS) {
+                return failNow(cmd, SenseReason.LOGICAL_UNIT_NOT_SUPPORTED);
+            }
+            if (table.lookupStatus(cdb) == CommandTable.NO_OPCODE) {
+                return failNow(cmd, SenseReason.INVALID_COMMAND_OPERATION_CODE);
+            }
+            boolean variable = (cdb[0] & 0xFF) == ScsiOpcode.VARIABLE_LENGTH;
+            cmd.failCdbField(variable ? 8 : 1, variable ? 7 : 4);
+            return finishNow(cmd);
+        }
+        cmd.descriptor = d;
+        return checkCdb(cmd, d) && checkLengths(cmd, d);
+    }
+
+    private boolean checkCdb(TargetCommand cmd, CommandDescriptor d) {
+        byte[] cdb = cmd.cdb();
+        if (cmd.cdbLength() < d.cdbLength()) {
+            return failNow(cmd, SenseReason.INVALID_FIELD_IN_CDB);
+        }
+        if (d.opcode() == ScsiOpcode.VARIABLE_LENGTH && (cdb[7] & 0xFF) + 8 != d.cdbLength()) {
+            cmd.failCdbField(7, 7);
+            return finishNow(cmd);
+        }
+        int bad = CommandTable.firstReservedBit(cdb, d);
+        if (bad >= 0) {
+            cmd.failCdbField(bad >>> 3, bad & 7);
+            return finishNow(cmd);
+        }
+        if (cmd.taskAttribute() == TaskAttribute.ACA) {
+            return failNow(cmd, SenseReason.ACA_NOT_SUPPORTED);
+        }
+        return true;
+    }
+
+    private boolean checkLengths(TargetCommand cmd, CommandDescriptor d) {
+        long spdtl = d.transferLength().bytes(cmd.cdb(), cmd.device);
+        cmd.cdbTransferLength = spdtl;
+        if (d.direction() == CommandDescriptor.DATA_OUT) {
+            long expected = cmd.expectedDataOutLength();
+            if (spdtl > expected || spdtl > cmd.dataOutLimitRaw()) {
+                // SAM-5 §5.4.3: the device server cannot request Data-Out beyond the expected length
+                cmd.dataOutMismatch = true;
+                cmd.setResidualFromCounts(spdtl, expected);
+                return failNow(cmd, SenseReason.INVALID_FIELD_IN_INFORMATION_UNIT);
+            }
+        }
+        return true;
+    }
+
+    private void runGates(TargetCommand cmd) {
+        for (int i = cmd.gateIndex; i < gates.length; i++) {
+            CommandGate g = gates[i];
+            cmd.gateIndex = i;
+            if (g == null) {
+                continue;
+            }
+            int r = g.enter(cmd);
+            if (r == CommandGate.DEFER) {
+                return;
+            }
+            cmd.gatesPassed = i + 1;
+            if (r == CommandGate.FAIL) {
+                complete(cmd);
+                return;
+            }
+        }
+        cmd.gateIndex = gates.length;
+        execute(cmd);
+    }
+
+    private void execute(TargetCommand cmd) {
+        CommandDescriptor d = cmd.descriptor;
+        Device dev = cmd.device;
+        if (dev != null && d.has(CommandDescriptor.MEDIUM_ACCESS)) {
+            if (!dev.mediumLoaded()) {
+                cmd.fail(SenseReason.MEDIUM_NOT_PRESENT);
+                complete(cmd);
+                return;
+            }
+            if (dev.stopped()) {
+                cmd.fail(SenseReason.NOT_READY_INITIALIZING_COMMAND_REQUIRED);
+                complete(cmd);
+                return;
+            }
+        }
+        if (dev != null && d.has(CommandDescriptor.WRITES_MEDIUM) && (dev.writeProtected() || cmd.sessionLun.readOnly())) {
+            cmd.fail(SenseReason.WRITE_PROTECTED);
+            complete(cmd);
+            return;
+        }
+        IoQueue q = dev != null && d.has(CommandDescriptor.BACKSTORE_IO) ? dev.ioQueue() : null;
+        if (q != null) {
+            if (!q.offer(cmd, this::runHandler)) {
+                cmd.fail(SenseReason.TASK_SET_FULL);
+                complete(cmd);
+            }
+            return;
+        }
+        runHandler(cmd);
+    }
+
+    private void runHandler(TargetCommand cmd) {
+        int r;
+        try {
+            r = cmd.descriptor.handler().execute(cmd);
+        } catch (RuntimeException | Error e) {
+            internalFailure(cmd, e);
+            return;
+        }
+        if (r == CommandDescriptor.DONE) {
+            complete(cmd);
+        }
+    }
+
+    private boolean failNow(TargetCommand cmd, SenseReason r) {
+        cmd.fail(r);
+        return finishNow(cmd);
+    }
+
+    private boolean finishNow(TargetCommand cmd) {
+        complete(cmd);
+        return false;
+    }
+
+    /** Completes a command exactly once: gate exits, sense bytes, residuals, then the fabric. Any thread. */
+    public void complete(TargetCommand cmd) {
+        if (!cmd.markCompleted()) {
+            return;
+        }
+        for (int i = cmd.gatesPassed - 1; i >= 0; i--) {
+            CommandGate g = gates[i];
+            if (g != null) {
+                g.exit(cmd);
+            }
+        }
+        Device dev = cmd.device;
+        boolean dsense = dev != null && dev.modePages().descriptorSense();
+        cmd.finish(dsense);
+        cmd.session().fabric().complete(cmd);
+    }
+
+    private void internalFailure(TargetCommand cmd, Throwable e) {
+        if (e instanceof VirtualMachineError vme && !(e instanceof OutOfMemoryError)) {
+            throw vme;
+        }
+        cmd.fail(SenseReason.INTERNAL_TARGET_FAILURE);
+        complete(cmd);
+    }
+
+    // ======================================== shutdown =====================================================
+
+    /** Closes every session and device (I/O queues drain, backstores close). */
+    @Override
+    public void close() {
+        for (Session s : sessions) {
+            s.close();
+        }
+        IOException first = null;
+        for (Device d : devices.values()) {
+            try {
+                d.close();
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        devices.clear();
+        if (first != null) {
+            throw new java.io.UncheckedIOException(first);
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.hostwide.target.model;
+
+import io.hostwide.scsi.spec.Asc;
+import io.hostwide.scsi.spec.PeripheralDeviceType;
+import io.hostwide.target.SessionLun;
+import io.hostwide.target.backstore.Backstore;
+import io.hostwide.target.core.BoundedIoQueue;
+import io.hostwide.target.core.CommandTable;
+import io.hostwide.target.core.IoQueue;
+import io.hostwide.target.core.ModePages;
+import io.hostwide.target.core.RangeLock;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * One logical unit's storage and SCSI state (LIO's se_device): the backstore, attributes, mode pages, medium
+ * state, identifiers, the command table of its device type, its I/O queue (for blocking backstores) and the
+ * I_T nexuses that currently see it (for unit attentions and per-nexus state).
+ */
+public final class Device implements AutoCloseable {
+    private final String name;
+    private final Backstore backstore;
+    private final DeviceAttributes attributes;
+    private final CommandTable commandTable;
+    private final ModePages modePages;
+    private final IoQueue ioQueue;
+    private final RangeLock rangeLock = new RangeLock();
+    private final TargetPortGroup defaultPortGroup = new TargetPortGroup(0, "default_tg_pt_gp");
+    private final List<SessionLun> attached = new CopyOnWriteArrayList<>();
+    private final String unitSerial;
+    private final long naa;
+    private volatile boolean mediumLoaded = true;
+    private volatile boolean stopped;
+    private volatile long blockCount;
+
+    public Device(String name, Backstore backstore, DeviceAttributes attributes, CommandTable commandTable) {
+        this.name = name;
+        this.backstore = backstore;
+        this.attributes = attributes;
+        this.commandTable = commandTable;
+        this.modePages = new ModePages(attributes.writeCacheEnabled());
+        this.ioQueue = backstore.blocking()
+                ? new BoundedIoQueue("dev-" + name, attributes.queueDepth(), attributes.ioThreads()) : null;
+        this.unitSerial = attributes.unitSerial() != null ? attributes.unitSerial() : serialFrom(name);
+        this.naa = naaFrom(this.unitSerial);
+        this.blockCount = backstore.blockCount();
+    }
+
+    /** 32 hex digits from a stable hash of the name (LIO derives the serial from a UUID the same way). */
+    private static String serialFrom(String name) {
+        long h1 = 1125899906842597L, h2 = 0x9E3779B97F4A7C15L;
+        for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
+            h1 = 31 * h1 + b;
+            h2 = Long.rotateLeft(h2 ^ b, 13) * 0x100000001B3L;
+        }
+        return String.format("%016x%016x", h1, h2);
+    }
+
+    /**
+     * NAA IEEE Registered designator (SPC-4 §7.8.6.6.3): NAA 5h, a 24-bit OUI, 36 bits vendor specific. The OUI
+     * 001405h is the one LIO uses for emulated devices; the vendor part comes from the serial.
+     */
+    private static long naaFrom(String serial) {
+        long v = 0;
+        for (byte b : serial.getBytes(StandardCharsets.US_ASCII)) {
+            v = v * 1099511628211L + b;
+        }
+        return 0x5L << 60 | 0x001405L << 36 | (v & 0xF_FFFF_FFFFL);
+    }
+
+    public String name() { return name; }
+
+    public Backstore backstore() { return backstore; }
+
+    public DeviceAttributes attributes() { return attributes; }
+
+    public CommandTable commandTable() { return commandTable; }
+
+    public ModePages modePages() { return modePages; }
+
+    /** The I/O queue of a blocking backstore, or null when commands run inline. */
+    public IoQueue ioQueue() { return ioQueue; }
+
+    public RangeLock rangeLock() { return rangeLock; }
+
+    public TargetPortGroup defaultPortGroup() { return defaultPortGroup; }
+
+    public int deviceType() { return PeripheralDeviceType.DIRECT_ACCESS_BLOCK; }
+
+    public int blockSize() { return backstore.blockSize(); }
+
+    /** Capacity in blocks as the device reports it (READ CAPACITY returns this minus one). */
+    public long blockCount() { return blockCount; }
+
+    public String unitSerial() { return unitSerial; }
+
+    public long naa() { return naa; }
+
+    /** Whether writes must fail with DATA PROTECT: attribute, or the control page SWP bit. */
+    public boolean writeProtected() { return attributes.writeProtect() || modePages.softwareWriteProtect(); }
+
+    /** Whether a (removable) medium is loaded; non-removable devices always have theirs. */
+    public boolean mediumLoaded() { return mediumLoaded; }
+
+    public void mediumLoaded(boolean loaded) { this.mediumLoaded = loaded; }
+
+    /** START STOP UNIT with START = 0 stopped the unit: medium access gets NOT READY (SBC-4 §5.25). */
+    public boolean stopped() { return stopped; }
+
+    public void stopped(boolean s) { this.stopped = s; }
+
+    /** Whether any I_T nexus has prevented medium removal (SBC-4 §5.11). */
+    public boolean mediumRemovalPrevented() {
+        for (SessionLun l : attached) {
+            if (l.preventMediumRemoval()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Clears every nexus's prevention (LUN reset, power on; SPC-4 §6.13). */
+    public void clearMediumRemovalPrevention() {
+        for (SessionLun l : attached) {
+            l.preventMediumRemoval(false);
+        }
+    }
+
+    /** Re-reads the backstore's capacity; on a change every nexus gets CAPACITY DATA HAS CHANGED. */
+    public void refreshCapacity() {
+        long n = backstore.blockCount();
+        if (n != blockCount) {
+            blockCount = n;
+            broadcastUnitAttention(Asc.CAPACITY_DATA_HAS_CHANGED, null);
+        }
+    }
+
+    /** Queues a unit attention for every I_T nexus that sees this device, except {@code except}. */
+    public void broadcastUnitAttention(int ascAscq, SessionLun except) {
+        for (SessionLun l : attached) {
+            if (l != except) {
+                l.unitAttentions().add(ascAscq);
+            }
+        }
+    }
+
+    /** The I_T nexuses that currently see this device. */
+    public List<SessionLun> nexuses() { return List.copyOf(attached); }
+
+    public void attach(SessionLun l) { attached.add(l); }
+
+    public void detach(SessionLun l) { attached.remove(l); }
+
+    /** Stops the I/O queue (queued commands finish) and closes the backstore. */
+    @Override
+    public void close() throws java.io.IOException {
+        if (ioQueue != null) {
+            ioQueue.close();
+        }
+        backstore.close();
+    }
+
+    @Override
+    public String toString() { return "Device[" + name + " " + backstore.describe() + "]"; }
+}

@@ -1,0 +1,101 @@
+package io.hostwide.target.model;
+
+/**
+ * Device attributes (LIO's dev_attrib, digest §6.10): identity, emulation switches, provisioning limits and
+ * queueing. Plain mutable configuration, set before the device is exported; fields read on the I/O path are
+ * volatile so that a later change is seen by every thread.
+ */
+public final class DeviceAttributes {
+    private String vendor = "HOSTWIDE";
+    private String product = "hostwide target";
+    private String revision = "0001";
+    private String unitSerial;
+    private volatile boolean writeCacheEnabled = true;
+    private volatile boolean emulateFuaWrite = true;
+    private volatile boolean emulateDpo = true;
+    private volatile boolean writeProtect;
+    private volatile boolean removable;
+    private volatile boolean thinProvisioning;
+    private boolean emulateCaw = true;
+    private boolean emulateWriteAtomic = true;
+    private boolean emulateSanitize = true;
+    private boolean nonRotational = true;
+    private long maxUnmapLbaCount = 8 * 1024 * 1024;
+    private long maxUnmapBlockDescriptorCount = 256;
+    private long unmapGranularity = 1;
+    private long unmapGranularityAlignment = 0;
+    private long maxWriteSameLength = 1024 * 1024;
+    private long maxTransferLength = 8192;
+    private long optimalTransferLength = 256;
+    private int maxCompareAndWriteLength = 256;
+    private long maxAtomicTransferLength = 256;
+    private long atomicAlignment = 1;
+    private long atomicTransferLengthGranularity = 1;
+    private int queueDepth = 128;
+    private int ioThreads = 4;
+
+    public String vendor() { return vendor; }
+    public DeviceAttributes vendor(String v) { this.vendor = v; return this; }
+    public String product() { return product; }
+    public DeviceAttributes product(String v) { this.product = v; return this; }
+    public String revision() { return revision; }
+    public DeviceAttributes revision(String v) { this.revision = v; return this; }
+    /** VPD 80h unit serial number; derived from the device name when unset. */
+    public String unitSerial() { return unitSerial; }
+    public DeviceAttributes unitSerial(String v) { this.unitSerial = v; return this; }
+
+    /** Caching mode page WCE (LIO emulate_write_cache); when off every write is made durable before GOOD. */
+    public boolean writeCacheEnabled() { return writeCacheEnabled; }
+    public DeviceAttributes writeCacheEnabled(boolean v) { this.writeCacheEnabled = v; return this; }
+    public boolean emulateFuaWrite() { return emulateFuaWrite; }
+    public DeviceAttributes emulateFuaWrite(boolean v) { this.emulateFuaWrite = v; return this; }
+    public boolean emulateDpo() { return emulateDpo; }
+    public DeviceAttributes emulateDpo(boolean v) { this.emulateDpo = v; return this; }
+    /** Software write protect of the whole device: writes get DATA PROTECT / WRITE PROTECTED. */
+    public boolean writeProtect() { return writeProtect; }
+    public DeviceAttributes writeProtect(boolean v) { this.writeProtect = v; return this; }
+    /** Removable medium (INQUIRY RMB): load/eject with START STOP UNIT, PREVENT ALLOW MEDIUM REMOVAL. */
+    public boolean removable() { return removable; }
+    public DeviceAttributes removable(boolean v) { this.removable = v; return this; }
+    /** Thin provisioning: LBPME in READ CAPACITY(16), UNMAP and WRITE SAME unmap (needs a backstore that unmaps). */
+    public boolean thinProvisioning() { return thinProvisioning; }
+    public DeviceAttributes thinProvisioning(boolean v) { this.thinProvisioning = v; return this; }
+    public boolean emulateCaw() { return emulateCaw; }
+    public DeviceAttributes emulateCaw(boolean v) { this.emulateCaw = v; return this; }
+    public boolean emulateWriteAtomic() { return emulateWriteAtomic; }
+    public DeviceAttributes emulateWriteAtomic(boolean v) { this.emulateWriteAtomic = v; return this; }
+    public boolean emulateSanitize() { return emulateSanitize; }
+    public DeviceAttributes emulateSanitize(boolean v) { this.emulateSanitize = v; return this; }
+    public boolean nonRotational() { return nonRotational; }
+    public DeviceAttributes nonRotational(boolean v) { this.nonRotational = v; return this; }
+    public long maxUnmapLbaCount() { return maxUnmapLbaCount; }
+    public DeviceAttributes maxUnmapLbaCount(long v) { this.maxUnmapLbaCount = v; return this; }
+    public long maxUnmapBlockDescriptorCount() { return maxUnmapBlockDescriptorCount; }
+    public DeviceAttributes maxUnmapBlockDescriptorCount(long v) { this.maxUnmapBlockDescriptorCount = v; return this; }
+    public long unmapGranularity() { return unmapGranularity; }
+    public DeviceAttributes unmapGranularity(long v) { this.unmapGranularity = v; return this; }
+    public long unmapGranularityAlignment() { return unmapGranularityAlignment; }
+    public DeviceAttributes unmapGranularityAlignment(long v) { this.unmapGranularityAlignment = v; return this; }
+    public long maxWriteSameLength() { return maxWriteSameLength; }
+    public DeviceAttributes maxWriteSameLength(long v) { this.maxWriteSameLength = v; return this; }
+    /** Block limits VPD MAXIMUM TRANSFER LENGTH in blocks; longer transfers get INVALID FIELD IN CDB. */
+    public long maxTransferLength() { return maxTransferLength; }
+    public DeviceAttributes maxTransferLength(long v) { this.maxTransferLength = v; return this; }
+    public long optimalTransferLength() { return optimalTransferLength; }
+    public DeviceAttributes optimalTransferLength(long v) { this.optimalTransferLength = v; return this; }
+    /** MAXIMUM COMPARE AND WRITE LENGTH in blocks (1..255). */
+    public int maxCompareAndWriteLength() { return maxCompareAndWriteLength; }
+    public DeviceAttributes maxCompareAndWriteLength(int v) { this.maxCompareAndWriteLength = Math.min(255, Math.max(1, v)); return this; }
+    public long maxAtomicTransferLength() { return maxAtomicTransferLength; }
+    public DeviceAttributes maxAtomicTransferLength(long v) { this.maxAtomicTransferLength = v; return this; }
+    public long atomicAlignment() { return atomicAlignment; }
+    public DeviceAttributes atomicAlignment(long v) { this.atomicAlignment = v; return this; }
+    public long atomicTransferLengthGranularity() { return atomicTransferLengthGranularity; }
+    public DeviceAttributes atomicTransferLengthGranularity(long v) { this.atomicTransferLengthGranularity = v; return this; }
+    /** Commands a blocking backstore may have in flight on this device (its I/O queue bound). */
+    public int queueDepth() { return queueDepth; }
+    public DeviceAttributes queueDepth(int v) { this.queueDepth = Math.max(1, v); return this; }
+    /** Threads serving a blocking backstore's I/O queue. */
+    public int ioThreads() { return ioThreads; }
+    public DeviceAttributes ioThreads(int v) { this.ioThreads = Math.max(1, v); return this; }
+}

@@ -1,0 +1,39 @@
+package io.hostwide.target.spc;
+
+import io.hostwide.target.SenseReason;
+import io.hostwide.target.SessionLun;
+import io.hostwide.target.TargetCommand;
+import io.hostwide.target.model.Device;
+
+/**
+ * REQUEST SENSE (SPC-4 §6.39): returns, with GOOD status, the sense data of a pending unit attention (removing
+ * it), else the current not-ready condition, else NO SENSE. DESC selects descriptor format. On a LUN the nexus
+ * does not have, the data is ILLEGAL REQUEST / LOGICAL UNIT NOT SUPPORTED (SPC-4 §4.3.2).
+ */
+public final class RequestSense {
+    private RequestSense() {}
+
+    public static int execute(TargetCommand cmd) {
+        boolean desc = (cmd.cdb()[1] & 0x01) != 0;
+        int alloc = cmd.cdb()[4] & 0xFF;
+        byte[] d = cmd.scratch(TargetCommand.MAX_SENSE_LENGTH);
+        SessionLun sl = cmd.sessionLun();
+        Device dev = cmd.device();
+        int len;
+        if (sl == null) {
+            len = TargetCommand.encodeSenseData(d, SenseReason.LOGICAL_UNIT_NOT_SUPPORTED, 0, desc);
+        } else {
+            int ua = alloc > 0 ? sl.unitAttentions().poll() : sl.unitAttentions().peek();
+            if (ua >= 0) {
+                len = TargetCommand.encodeSenseData(d, SenseReason.UNIT_ATTENTION, ua, desc);
+            } else if (!dev.mediumLoaded()) {
+                len = TargetCommand.encodeSenseData(d, SenseReason.MEDIUM_NOT_PRESENT, 0, desc);
+            } else if (dev.stopped()) {
+                len = TargetCommand.encodeSenseData(d, SenseReason.NOT_READY_INITIALIZING_COMMAND_REQUIRED, 0, desc);
+            } else {
+                len = TargetCommand.encodeNoSense(d, desc);
+            }
+        }
+        return cmd.respond(d, len);
+    }
+}
