@@ -78,19 +78,35 @@ public final class PduEncoder {
 
     /** Copies {@code data} (its remaining bytes, not consumed) at the position, pads it and adds the data digest. */
     public void appendData(ByteBuffer out, ByteBuffer data) {
-        int len = data.remaining();
-        if (len == 0) {
+        appendData(out, data, data.position(), data.remaining());
+    }
+
+    /** Copies {@code length} bytes of {@code src} from absolute index {@code from}, pads them, adds the data digest. */
+    public void appendData(ByteBuffer out, ByteBuffer src, int from, int length) {
+        if (length == 0) {
             return;
         }
         int at = out.position();
-        out.put(at, data, data.position(), len);
-        int padded = Wire.padded(len);
-        for (int i = len; i < padded; i++) {
+        out.put(at, src, from, length);
+        finishData(out, at, length);
+    }
+
+    /**
+     * Pads the {@code length} bytes already written at {@code at} to 4 bytes, appends the data digest (RFC 7143
+     * §11.2.4: digests cover the padding) and moves the position past them.
+     */
+    public void finishData(ByteBuffer out, int at, int length) {
+        if (length == 0) {
+            out.position(at);
+            return;
+        }
+        int padded = Wire.padded(length);
+        for (int i = length; i < padded; i++) {
             out.put(at + i, (byte) 0);
         }
         int end = at + padded;
         if (dataDigest) {
-            Digest.put(out, end, digest.compute(out, at, padded)); // digests cover the padding, RFC 7143 §11.2.4
+            Digest.put(out, end, digest.compute(out, at, padded));
             end += Codes.DIGEST_LENGTH;
         }
         out.position(end);
