@@ -35,7 +35,9 @@ import java.util.logging.Logger;
  * threads, the kernel wakes the reader exactly when bytes arrive, and each wake-up handles a whole batch.
  */
 final class Connection implements LoginEnvironment {
-    private static final Logger LOG = Logger.getLogger(Connection.class.getName());
+    static final Logger LOG = Logger.getLogger(Connection.class.getName());
+    /** -Dhostwide.iscsi.trace=true logs every full-feature PDU received (debugging aid; off by default). */
+    static final boolean TRACE = Boolean.getBoolean("hostwide.iscsi.trace");
     private static final SecureRandom RANDOM = new SecureRandom();
 
     final IscsiTargetServer server;
@@ -136,6 +138,9 @@ final class Connection implements LoginEnvironment {
     }
 
     void onDecodeError(DecodeError e) {
+        if (TRACE) {
+            LOG.info("cid " + cid + " decode error: " + e.detail() + " " + e.reason());
+        }
         if (e.reason() != null) {
             reject(e.reason(), e.rejectedHeader());
         }
@@ -145,6 +150,9 @@ final class Connection implements LoginEnvironment {
     }
 
     void reject(RejectReason reason, ByteBuffer header) {
+        if (TRACE) {
+            LOG.info("cid " + cid + " -> Reject " + reason);
+        }
         IscsiSession s = session;
         writer.send(sn -> new Reject(reason.code, sn, s == null ? 0 : s.expCmdSn(), s == null ? 0 : s.maxCmdSn(), 0,
                 header), true);

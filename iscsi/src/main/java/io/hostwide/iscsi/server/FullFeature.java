@@ -46,6 +46,9 @@ final class FullFeature {
     }
 
     void onPdu(Pdu p) {
+        if (Connection.TRACE) {
+            Connection.LOG.info("cid " + conn.cid() + " <- " + p);
+        }
         switch (p) {
             case DataOut d -> dataOut(d); // not a command: never ordered by CmdSN
             case SnackRequest s -> reject(RejectReason.PROTOCOL_ERROR, s); // SNACK needs ERL > 0, RFC 7143 §11.16
@@ -186,6 +189,10 @@ final class FullFeature {
             }
             int sn = t.writes.nextR2t(ttt, r2tOut);
             if (sn < 0) {
+                if (Connection.TRACE) {
+                    Connection.LOG.info("no R2T for itt " + t.itt + ": received " + t.writes.received()
+                            + " unsolicitedOpen " + t.writes.unsolicitedOpen() + " params " + params);
+                }
                 nextTtt--;
                 return;
             }
@@ -205,9 +212,11 @@ final class FullFeature {
         int len = d.data().remaining();
         int verdict = t.writes.onDataOut(d.targetTransferTag(), d.dataSn(), d.bufferOffset(), len, d.fin());
         if (verdict == WriteSequence.PROTOCOL_ERROR) {
-            // RFC 7143 §7.1.4: at ERL 0 recovery is by connection/session drop; the Reject says why first
+            // A Data-Out out of sequence (DataSN, offset, TTT): Reject it (RFC 7143 §11.17) and end its task with
+            // the iSCSI response "Target Failure" (§11.4.3) so nothing partial is written; the connection and the
+            // other tasks go on, and the task's later Data-Out PDUs are discarded.
             reject(RejectReason.PROTOCOL_ERROR, d);
-            conn.close("Data-Out out of sequence");
+            failTask(t);
             return;
         }
         t.dataOut.put(d.bufferOffset(), d.data(), d.data().position(), len);
@@ -251,6 +260,22 @@ final class FullFeature {
         synchronized (tasks) {
             freeTasks.push(t);
         }
+    }
+
+    /** Ends a task that never reached the core with a Target Failure response (no SCSI status, no sense). */
+    private void failTask(Task t) {
+        boolean mine;
+        synchronized (tasks) {
+            mine = tasks.remove(t.itt) == t;
+        }
+        if (!mine) {
+            return;
+        }
+        if (t.counted) {
+            session.commandDone();
+        }
+        conn.writer.targetFailure(t, session);
+        recycle(t);
     }
 
     /** Ends a task that never reached the core (waiting for data): its slot and command are freed once. */

@@ -92,6 +92,9 @@ final class ResponseWriter {
             int at = out.position();
             ResponseHeaders.r2t(out, at, t.lun, t.itt, ttt, statSn, s.expCmdSn(), s.maxCmdSn(), r2tSn, offset,
                     length);
+            if (Connection.TRACE) {
+                Connection.LOG.info("-> R2T itt " + t.itt + " ttt " + ttt + " sn " + r2tSn + " " + offset + "+" + length);
+            }
             out.position(encoder.sealHeader(out, at, 0));
         } finally {
             lock.unlock();
@@ -149,6 +152,23 @@ final class ResponseWriter {
         }
     }
 
+    /** SCSI Response with Response = Target Failure (RFC 7143 §11.4.3): the task ended in the transport. */
+    void targetFailure(Task t, IscsiSession s) {
+        lock.lock();
+        try {
+            if (retired) {
+                return;
+            }
+            room(HEADROOM);
+            int at = out.position();
+            ResponseHeaders.scsiResponse(out, at, 0, Codes.TARGET_FAILURE, 0, t.itt, statSn++, s.expCmdSn(),
+                    s.maxCmdSn(), t.dataInSn + t.r2tCount, 0, 0, 0);
+            out.position(encoder.sealHeader(out, at, 0));
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void scsiResponse(Task t, IscsiSession s, int status, int residualFlags, int residual, byte[] sense,
             int senseLength) {
         int dsl = senseLength > 0 ? senseLength + 2 : 0; // SenseLength field + sense data, RFC 7143 §11.4.7
@@ -162,19 +182,6 @@ final class ResponseWriter {
             out.put(data + 2, sense, 0, senseLength);
         }
         encoder.finishData(out, data, dsl);
-    }
-
-    /** A SCSI Response with a status and no data, for commands the transport ends itself (task aborted...). */
-    void status(Task t, IscsiSession s, int status) {
-        lock.lock();
-        try {
-            if (retired) {
-                return;
-            }
-            scsiResponse(t, s, status, 0, 0, null, 0);
-        } finally {
-            lock.unlock();
-        }
     }
 
     boolean pending() {
