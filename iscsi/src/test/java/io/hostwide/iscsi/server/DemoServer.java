@@ -1,0 +1,45 @@
+package io.hostwide.iscsi.server;
+
+import io.hostwide.iscsi.login.ChapPolicy;
+import io.hostwide.target.TargetCore;
+import io.hostwide.target.backstore.RamBackstore;
+import io.hostwide.target.model.DeviceAttributes;
+import io.hostwide.target.model.ScsiTarget;
+import io.hostwide.target.model.TargetPort;
+import java.net.InetSocketAddress;
+
+/**
+ * A launcher for trying the server by hand with libiscsi's tools (not a test): one target with a 1 GiB sparse RAM
+ * LUN 0 on the given loopback port(s), any initiator admitted.
+ * {@code java -cp ... io.hostwide.iscsi.server.DemoServer 3260 [3261]}
+ */
+public final class DemoServer {
+    private DemoServer() {}
+
+    public static IscsiTargetServer start(int... ports) throws Exception {
+        TargetCore core = new TargetCore();
+        ScsiTarget t = core.addTarget("iqn.2026-12.io.hostwide:target0");
+        TargetPort port = core.addPort(t, 1, IscsiSession.PROTOCOL_ID_ISCSI);
+        port.addLun(0, core.addDevice("ram0", new RamBackstore(1L << 30, 512),
+                new DeviceAttributes().thinProvisioning(true)));
+        port.demoMode(true, false);
+        IscsiTargetServer.Builder b = IscsiTargetServer.builder(core).export(port, ChapPolicy.NONE, "ram0");
+        for (int p : ports) {
+            b.portal(new InetSocketAddress("127.0.0.1", p));
+        }
+        IscsiTargetServer server = b.build();
+        server.start();
+        return server;
+    }
+
+    public static void main(String[] args) throws Exception {
+        int[] ports = new int[Math.max(1, args.length)];
+        ports[0] = 3260;
+        for (int i = 0; i < args.length; i++) {
+            ports[i] = Integer.parseInt(args[i]);
+        }
+        IscsiTargetServer s = start(ports);
+        System.out.println("listening on " + s.boundAddresses());
+        Thread.currentThread().join();
+    }
+}
