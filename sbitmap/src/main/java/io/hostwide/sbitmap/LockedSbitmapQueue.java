@@ -44,7 +44,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
         this.mapNr = SbitmapMath.mapNr(depth, shift);
         this.wakeBatch = SbitmapMath.wakeBatch(depth, minShallowDepth);
         for (int i = 0; i < hints.length; i++) {
-            hints[i] = SbitmapMath.randomHint(i, hints.length, depth);
+            hints[i] = SbitmapMath.randomHint(i, depth, shift);
         }
         for (int i = 0; i < WAIT_QUEUES; i++) {
             ws[i] = new ArrayDeque<>();
@@ -104,7 +104,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
         }
         int hint = hints[slot];
         if (hint >= depth) {
-            hint = SbitmapMath.randomHint(slot, hints.length, depth);
+            hint = SbitmapMath.randomHint(slot, depth, shift);
         }
         int index = hint >>> shift;
         int offset = roundRobin ? hint & ((1 << shift) - 1) : 0;
@@ -139,7 +139,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
             if (depth == 0) {
                 return 0;
             }
-            int h = hints[hint] >= depth ? SbitmapMath.randomHint(hint, hints.length, depth) : hints[hint];
+            int h = hints[hint] >= depth ? SbitmapMath.randomHint(hint, depth, shift) : hints[hint];
             int index = h >>> shift;
             for (int i = 0; i < mapNr; i++) {
                 long free = ~words[index] & SbitmapMath.lowMask(SbitmapMath.wordDepth(depth, shift, index));

@@ -80,15 +80,14 @@ class SbitmapMathTest {
     }
 
     @Property
-    void randomHintsStayInRangeAndInTheirSlotsStratum(
+    void randomHintsStayInRangeAndSpreadConsecutiveSlotsOverWords(
             @ForAll @IntRange(min = 1, max = 5000) int depth, @ForAll @IntRange(min = 1, max = 64) int nrHints) {
+        int shift = SbitmapMath.defaultShift(depth);
+        int words = SbitmapMath.mapNr(depth, shift);
         for (int slot = 0; slot < nrHints; slot++) {
-            int hint = SbitmapMath.randomHint(slot, nrHints, depth);
+            int hint = SbitmapMath.randomHint(slot, depth, shift);
             assertThat(hint).isBetween(0, depth - 1);
-            if (depth >= nrHints) {
-                assertThat(hint).isBetween((int) ((long) depth * slot / nrHints),
-                        (int) ((long) depth * (slot + 1) / nrHints) - 1);
-            }
+            assertThat(hint >>> shift).isEqualTo(slot % words);
         }
     }
 
