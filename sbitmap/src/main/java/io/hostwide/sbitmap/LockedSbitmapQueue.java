@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -45,7 +44,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
         this.mapNr = SbitmapMath.mapNr(depth, shift);
         this.wakeBatch = SbitmapMath.wakeBatch(depth, minShallowDepth);
         for (int i = 0; i < hints.length; i++) {
-            hints[i] = SbitmapMath.randomHint(i, hints.length, depth);
+            hints[i] = SbitmapMath.randomHint(i, depth, shift);
         }
         for (int i = 0; i < WAIT_QUEUES; i++) {
             ws[i] = new ArrayDeque<>();
@@ -105,7 +104,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
         }
         int hint = hints[slot];
         if (hint >= depth) {
-            hint = SbitmapMath.randomHint(slot, hints.length, depth);
+            hint = SbitmapMath.randomHint(slot, depth, shift);
         }
         int index = hint >>> shift;
         int offset = roundRobin ? hint & ((1 << shift) - 1) : 0;
@@ -140,7 +139,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
             if (depth == 0) {
                 return 0;
             }
-            int h = hints[hint] >= depth ? SbitmapMath.randomHint(hint, hints.length, depth) : hints[hint];
+            int h = hints[hint] >= depth ? SbitmapMath.randomHint(hint, depth, shift) : hints[hint];
             int index = h >>> shift;
             for (int i = 0; i < mapNr; i++) {
                 long free = ~words[index] & SbitmapMath.lowMask(SbitmapMath.wordDepth(depth, shift, index));
@@ -508,40 +507,6 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
                     wakeIndex, wsActive, List.copyOf(wsList), roundRobin, minShallowDepth);
         } finally {
             lock.unlock();
-        }
-    }
-
-    /** An exclusive sleeping allocator. */
-    static final class Sleeper {
-        final Thread thread;
-        volatile boolean woken;
-
-        Sleeper(Thread thread) {
-            this.thread = thread;
-        }
-
-        void wake() {
-            woken = true; // volatile write: read by await() after unpark
-            LockSupport.unpark(thread);
-        }
-
-        /** Parks until woken (true), or until the deadline or an interrupt (false). */
-        boolean await(boolean timed, long deadline) {
-            while (!woken) {
-                if (Thread.currentThread().isInterrupted()) {
-                    return false;
-                }
-                if (timed) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        return false;
-                    }
-                    LockSupport.parkNanos(this, left);
-                } else {
-                    LockSupport.park(this);
-                }
-            }
-            return true;
         }
     }
 }
