@@ -12,11 +12,11 @@ final class DirectIssue {
     /** One request with {@code last = true}. */
     static void issueOne(Hctx h, Request rq) {
         BlkStatus ret;
-        h.enterDispatch();
+        int srcuIdx = h.enterDispatch();
         try {
             ret = issue(h, rq, true);
         } finally {
-            h.exitDispatch();
+            h.exitDispatch(srcuIdx);
         }
         finish(h, rq, ret);
     }
@@ -28,7 +28,7 @@ final class DirectIssue {
         int queued = 0;
         Request refused = null;
         BlkStatus refusal = BlkStatus.OK;
-        h.enterDispatch();
+        int srcuIdx = h.enterDispatch();
         try {
             for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
                 BlkStatus ret = issue(h, rq, list.isEmpty());
@@ -46,7 +46,7 @@ final class DirectIssue {
                 ops.commitRqs(h);
             }
         } finally {
-            h.exitDispatch();
+            h.exitDispatch(srcuIdx);
         }
         if (refused != null) {
             if (refusal == null) {

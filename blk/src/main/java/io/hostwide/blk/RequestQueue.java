@@ -243,13 +243,11 @@ public final class RequestQueue implements AutoCloseable {
         synchronized (this) {
             quiesceDepth++;
         }
-        // quiesceDepth is volatile-written before we read the dispatcher counts; a
-        // dispatcher increments its count (full-fence RMW) before reading quiesceDepth.
+        // quiesceDepth is volatile-written before the grace period; a dispatcher
+        // enters (full-fence RMW) before reading quiesceDepth, so it either is waited
+        // for here or sees the flag and leaves without dispatching.
         for (Hctx h : hctxs) {
-            while (h.dispatchers() != 0) {
-                Thread.onSpinWait();
-                Thread.yield();
-            }
+            h.synchronizeDispatch();
         }
     }
 

@@ -58,6 +58,7 @@ final class Timeouts {
         long now = q.kblockd.nanoTime();
         long next = Long.MAX_VALUE;
         boolean inFlight = false;
+        boolean synced = false;
         BlkMqOps ops = q.set.ops;
         for (Tags tags : q.distinctDriverTags()) {
             for (int tag = 0; tag < tags.nrTags; tag++) {
@@ -77,6 +78,14 @@ final class Timeouts {
                 if (now - deadline < 0) {
                     next = Math.min(next, deadline);
                 } else if (rq.markTimedOut(s)) {
+                    if (!synced) {
+                        // Wait for queue_rq calls in progress (one may still be issuing this
+                        // request) before the driver's handler sees it: synchronize_rcu/srcu.
+                        for (Hctx h : q.hctxs) {
+                            h.synchronizeDispatch();
+                        }
+                        synced = true;
+                    }
                     expire(ops, rq, now);
                 }
             }
