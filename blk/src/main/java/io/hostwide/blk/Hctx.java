@@ -103,6 +103,11 @@ public final class Hctx {
         return (int) NR_ACTIVE.getAcquire(this);
     }
 
+    /** True while {@code dispatch_wait} is queued on a tag bitmap (debugfs shows it in {@code dispatch}). */
+    public boolean snapshotWaitQueued() {
+        return dispatchWait.isQueued();
+    }
+
     public int dispatchBusy() {
         return dispatchBusy;
     }
