@@ -91,6 +91,31 @@ class TagSetTest {
     }
 
     @Test
+    void depthIsHalvedWhenThePoolsDoNotFit() {
+        AtomicInteger live = new AtomicInteger();
+        BlkMqOps ops = new HoldingDriver() {
+            @Override
+            public void initRequest(Request rq) {
+                if (live.get() == 100) {
+                    throw new OutOfMemoryError("simulated: room for 100 requests");
+                }
+                live.incrementAndGet();
+            }
+
+            @Override
+            public void exitRequest(Request rq) {
+                live.decrementAndGet();
+            }
+        };
+        TagSet set = new TagSet(new TagSetConfig(3, 64, 1, 0, 0, 3), ops, new ManualKblockd());
+        assertThat(set.config().queueDepth()).isEqualTo(32);
+        assertThat(set.tags(2).nrTags()).isEqualTo(32);
+        assertThat(live.get()).isEqualTo(96);
+        set.close();
+        assertThat(live.get()).isZero();
+    }
+
+    @Test
     void stoppedAndQuiescedQueuesDoNotDispatchUntilRestarted() {
         ManualKblockd kb = new ManualKblockd();
         HoldingDriver drv = new HoldingDriver();
