@@ -63,11 +63,14 @@ final class Timeouts {
         for (Tags tags : q.distinctDriverTags()) {
             for (int tag = 0; tag < tags.nrTags; tag++) {
                 Request rq = tags.rqAt(tag);
-                if (rq == null || rq.q != q) {
+                if (rq == null) {
                     continue;
                 }
+                // State first (acquire), then the owner: start() wrote q before its release
+                // store. A newer use after this read has another generation, so the
+                // markTimedOut CAS below fails for it.
                 int s = rq.stateAcquire();
-                if ((s & Request.STATE_MASK) != Request.IN_FLIGHT) {
+                if ((s & Request.STATE_MASK) != Request.IN_FLIGHT || rq.q != q) {
                     continue;
                 }
                 inFlight = true;
