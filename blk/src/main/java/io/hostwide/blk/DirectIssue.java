@@ -39,7 +39,7 @@ final class DirectIssue {
                     refusal = ret;
                     break;
                 } else {
-                    q.endRequestNotStarted(rq, ret);
+                    Completion.endNotStarted(rq, ret);
                 }
             }
             if (refused != null && queued > 0) {
@@ -103,7 +103,7 @@ final class DirectIssue {
             q.bypassInsert(rq, false);
             Dispatcher.runHwQueue(h, false);
         } else {
-            q.endRequestNotStarted(rq, ret);
+            Completion.endNotStarted(rq, ret);
         }
     }
 }

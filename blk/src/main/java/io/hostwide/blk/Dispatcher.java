@@ -281,7 +281,7 @@ final class Dispatcher {
                 break;
             } else {
                 errors++;
-                q.endRequestNotStarted(rq, ret);
+                Completion.endNotStarted(rq, ret);
             }
         } while (!list.isEmpty());
         h.dispatched.add(queued);

@@ -1,6 +1,7 @@
 package io.hostwide.blk;
 
 import io.hostwide.blk.exec.Kblockd;
+import io.hostwide.blk.stat.TagSetSnapshot;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -197,7 +198,7 @@ public final class TagSet implements AutoCloseable {
     }
 
     /** The {@code stat} view of this tag set. */
-    public io.hostwide.blk.stat.TagSetSnapshot snapshot() {
+    public TagSetSnapshot snapshot() {
         return Snapshots.of(this);
     }
 }
