@@ -82,17 +82,10 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
         Objects.checkIndex(hint, hints.length);
         lock.lock();
         try {
-            checkShallow(shallowDepth, minShallowDepth);
+            SbitmapMath.checkShallow(shallowDepth, minShallowDepth);
             return getLocked(hint, shallowDepth);
         } finally {
             lock.unlock();
-        }
-    }
-
-    static void checkShallow(int shallowDepth, int minShallowDepth) {
-        if (shallowDepth < 1 || shallowDepth < minShallowDepth) {
-            throw new IllegalArgumentException("shallow depth " + shallowDepth
-                    + " below min_shallow_depth " + minShallowDepth + " (declare it with setMinShallowDepth)");
         }
     }
 

@@ -113,6 +113,14 @@ public final class SbitmapMath {
         return hint;
     }
 
+    /** The min_shallow_depth contract (digest §1.5): every shallow depth is ≥ the declared minimum and ≥ 1. */
+    static void checkShallow(int shallowDepth, int minShallowDepth) {
+        if (shallowDepth < 1 || shallowDepth < minShallowDepth) {
+            throw new IllegalArgumentException("shallow depth " + shallowDepth + " below min_shallow_depth "
+                    + minShallowDepth + " (declare it with setMinShallowDepth)");
+        }
+    }
+
     static int clamp(int v, int lo, int hi) {
         return Math.max(lo, Math.min(hi, v));
     }

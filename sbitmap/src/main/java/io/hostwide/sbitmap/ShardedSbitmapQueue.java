@@ -58,7 +58,7 @@ public final class ShardedSbitmapQueue implements SbitmapQueue {
 
     @Override
     public int getShallow(int hint, int shallowDepth) {
-        LockedSbitmapQueue.checkShallow(shallowDepth, minShallowDepth);
+        SbitmapMath.checkShallow(shallowDepth, minShallowDepth);
         return sb.getShallow(hint, shallowDepth);
     }
 
