@@ -453,7 +453,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
             }
             ArrayDeque<Object> q = ws[waitIndex.nextQueue()];
             entry.queuedOn = q;
-            q.addLast(entry);
+            q.addFirst(entry); // non-exclusive entries go to the head, as add_wait_queue does
             wsActive++;
             return true;
         } finally {

@@ -315,6 +315,39 @@ abstract class WakeUpContract {
         assertThatThrownBy(() -> q.addWaitQueue(null, new WaitIndex())).isInstanceOf(NullPointerException.class);
     }
 
+    /**
+     * Callbacks sit at the head of their queue (add_wait_queue) and sleepers at
+     * the tail, so a wake-up of one exclusive waiter still fires a callback that
+     * registered after the sleeper on the same queue.
+     */
+    @Test
+    void aWakeUpFiresTheCallbacksOfAQueueAsWellAsItsSleeper() throws Exception {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1)); // batch 1
+        List<Integer> held = SbitmapQueueContract.fill(q, 1);
+        AtomicInteger bit = new AtomicInteger(-2);
+        Thread sleeper = Thread.ofVirtual().start(() -> {
+            try {
+                bit.set(q.getBlocking(0, new WaitIndex(), LIMIT_NANOS)); // queue 0
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(awaitParked(sleeper)).isTrue();
+        AtomicBoolean fired = new AtomicBoolean();
+        assertThat(q.addWaitQueue(new WaitEntry() {
+            @Override
+            protected void wake() {
+                fired.set(true);
+            }
+        }, new WaitIndex())).isTrue(); // queue 0 too
+        assertThat(q.dump().ws().get(0)).isEqualTo(2);
+        q.clear(held.get(0), 0);
+        sleeper.join(TimeUnit.NANOSECONDS.toMillis(LIMIT_NANOS));
+        assertThat(fired.get()).isTrue();
+        assertThat(bit.get()).isEqualTo(held.get(0));
+        assertThat(q.dump().wsActive()).isZero();
+    }
+
     /** Waits until {@code t} sleeps in a timed park, i.e. past its re-try. */
     static boolean awaitParked(Thread t) {
         return await(() -> t.getState() == Thread.State.TIMED_WAITING, LIMIT_NANOS);
