@@ -21,7 +21,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
     private final boolean roundRobin;
     private final long[] words;
     private final int[] hints;
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private final ArrayDeque<Object>[] ws = new ArrayDeque[WAIT_QUEUES];
 
     // All guarded by lock.
