@@ -18,6 +18,13 @@ interface TagPool {
 
     void put(int tag, int hint);
 
+    /**
+     * get+put pairs until {@code stop} is set; returns how many. Each pool has its
+     * own copy of this loop so its calls stay monomorphic when one harness drives
+     * several pools in turn ({@link InterleavedPoolRun}).
+     */
+    long spin(int hint, java.util.concurrent.atomic.AtomicBoolean stop);
+
     static TagPool create(String kind, int depth, int nrHints) {
         return switch (kind) {
             case "sbitmap" -> new Sharded(depth, nrHints);
@@ -44,6 +51,19 @@ interface TagPool {
         @Override
         public void put(int tag, int hint) {
             q.clear(tag, hint);
+        }
+
+        @Override
+        public long spin(int hint, java.util.concurrent.atomic.AtomicBoolean stop) {
+            long n = 0;
+            while (!stop.getOpaque()) {
+                int tag = get(hint);
+                if (tag >= 0) {
+                    put(tag, hint);
+                }
+                n++;
+            }
+            return n;
         }
     }
 
@@ -72,6 +92,19 @@ interface TagPool {
             free.offer(tag);
             permits.release();
         }
+
+        @Override
+        public long spin(int hint, java.util.concurrent.atomic.AtomicBoolean stop) {
+            long n = 0;
+            while (!stop.getOpaque()) {
+                int tag = get(hint);
+                if (tag >= 0) {
+                    put(tag, hint);
+                }
+                n++;
+            }
+            return n;
+        }
     }
 
     /** A lock-based bounded queue of free tags. */
@@ -95,6 +128,19 @@ interface TagPool {
         public void put(int tag, int hint) {
             free.offer(tag);
         }
+
+        @Override
+        public long spin(int hint, java.util.concurrent.atomic.AtomicBoolean stop) {
+            long n = 0;
+            while (!stop.getOpaque()) {
+                int tag = get(hint);
+                if (tag >= 0) {
+                    put(tag, hint);
+                }
+                n++;
+            }
+            return n;
+        }
     }
 
     /** JCTools' lock-free bounded MPMC array queue of free tags. */
@@ -117,6 +163,19 @@ interface TagPool {
         @Override
         public void put(int tag, int hint) {
             free.offer(tag);
+        }
+
+        @Override
+        public long spin(int hint, java.util.concurrent.atomic.AtomicBoolean stop) {
+            long n = 0;
+            while (!stop.getOpaque()) {
+                int tag = get(hint);
+                if (tag >= 0) {
+                    put(tag, hint);
+                }
+                n++;
+            }
+            return n;
         }
     }
 }
