@@ -224,6 +224,31 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
         }
     }
 
+    /** Snapshots the held bits under the lock, then visits them without it (the visitor may call back in). */
+    @Override
+    public void forEachSet(int start, java.util.function.IntPredicate visitor) {
+        int[] held;
+        int n = 0;
+        lock.lock();
+        try {
+            held = new int[depth];
+            int first = start >= depth || start < 0 ? 0 : start;
+            for (int k = 0; k < depth; k++) {
+                int bit = (first + k) % depth;
+                if ((words[bit >>> shift] & (1L << (bit & ((1 << shift) - 1)))) != 0) {
+                    held[n++] = bit;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (int i = 0; i < n; i++) {
+            if (!visitor.test(held[i])) {
+                return;
+            }
+        }
+    }
+
     @Override
     public void resize(int newDepth) {
         if (newDepth < 0 || newDepth > capacity) {

@@ -81,6 +81,14 @@ public interface SbitmapQueue {
     int busy();
 
     /**
+     * Visits the held bits below the depth in ascending order from {@code start},
+     * wrapping once round the map ({@code sbitmap_for_each_set}, used by blk-mq's
+     * busy-tag iteration); stops when {@code visitor} returns false. Bits taken or
+     * freed during the walk may or may not be seen.
+     */
+    void forEachSet(int start, java.util.function.IntPredicate visitor);
+
+    /**
      * Changes the usable depth within {@link #capacity()}, folding deferred clears
      * first; recomputes the wake batch and wakes everyone if it shrank or if the
      * depth grew (new free bits). Bits held above a shrunk depth stay valid to

@@ -87,6 +87,11 @@ public final class ShardedSbitmapQueue implements SbitmapQueue {
     }
 
     @Override
+    public void forEachSet(int start, java.util.function.IntPredicate visitor) {
+        sb.forEachSet(start, visitor);
+    }
+
+    @Override
     public void resize(int depth) {
         if (depth < 0 || depth > sb.capacity()) {
             throw new IllegalArgumentException("depth " + depth + " outside 0.." + sb.capacity());

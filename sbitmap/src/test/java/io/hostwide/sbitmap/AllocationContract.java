@@ -145,6 +145,23 @@ abstract class AllocationContract {
     }
 
     @Test
+    void forEachSetVisitsExactlyTheHeldBitsFromTheStartWrappingOnce() {
+        SbitmapQueue q = create(SbitmapConfig.of(40, 1));
+        List<Integer> held = fill(q, 1);
+        for (int b : held) {
+            if (b % 3 != 0) {
+                q.clear(b, 0);
+            }
+        }
+        List<Integer> seen = new ArrayList<>();
+        q.forEachSet(20, b -> seen.add(b));
+        assertThat(seen).containsExactly(21, 24, 27, 30, 33, 36, 39, 0, 3, 6, 9, 12, 15, 18);
+        seen.clear();
+        q.forEachSet(0, b -> seen.add(b) && seen.size() < 3);
+        assertThat(seen).containsExactly(0, 3, 6);
+    }
+
+    @Test
     void resizeMovesTheDepthWithinTheCapacity() {
         SbitmapQueue q = create(SbitmapConfig.of(64, 2).withCapacity(128));
         assertThat(q.capacity()).isEqualTo(128);
