@@ -126,7 +126,7 @@ public final class TargetCore implements AutoCloseable {
 
     private void lunMapChanged(TargetPort port, NodeAcl acl) {
         for (Session s : sessions) {
-            if (s.port() == port && (acl == null || s.acl() == acl || s.acl() == null)) {
+            if (s.port() == port && (acl == null || s.acl() == acl)) {
                 s.refreshLuns(true);
             }
         }
