@@ -49,6 +49,7 @@ public final class TargetCore implements AutoCloseable {
     public TargetCore(CoreConfig config) {
         this.config = config;
         gates[GateSlot.UNIT_ATTENTION.ordinal()] = new UnitAttentionGate();
+        gates[GateSlot.TASK_ATTRIBUTE.ordinal()] = new TaskAttributeGate(this);
     }
 
     public CoreConfig config() { return config; }
