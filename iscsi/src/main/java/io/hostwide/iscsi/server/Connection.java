@@ -53,6 +53,7 @@ final class Connection implements LoginEnvironment {
     private volatile IscsiSession session;
     private volatile FullFeature ffp;
     private int cid;
+    final Keepalive keepalive;
 
     Connection(IscsiTargetServer server, SocketChannel channel) {
         this.server = server;
@@ -61,6 +62,7 @@ final class Connection implements LoginEnvironment {
         this.send = server.sendPool.take();
         this.writer = new ResponseWriter(channel, send);
         this.login = new LoginStateMachine(this, RANDOM.nextInt(), RANDOM);
+        this.keepalive = new Keepalive(server.nopInIntervalNanos(), server.nopInTimeoutNanos());
     }
 
     void start() {
@@ -96,6 +98,7 @@ final class Connection implements LoginEnvironment {
                 if (writer.broken() || channel.read(recv) < 0) {
                     break;
                 }
+                keepalive.heard(System.nanoTime());
                 recv.flip();
                 drain();
                 recv.compact();
@@ -231,6 +234,19 @@ final class Connection implements LoginEnvironment {
         }
         if (!onReaderThread()) {
             writer.flush();
+        }
+    }
+
+    /** Keepalive thread: pings a silent full-feature connection, closes one that stopped answering. */
+    void checkAlive(long now) {
+        IscsiSession s = session;
+        if (ffp == null || s == null || closed.get()) {
+            return;
+        }
+        switch (keepalive.check(now)) {
+            case Keepalive.PING -> keepalive.ping(this, s, now);
+            case Keepalive.DEAD -> close("NOP-In ping not answered");
+            default -> { }
         }
     }
 

@@ -53,7 +53,8 @@ final class FullFeature {
             case DataOut d -> dataOut(d); // not a command: never ordered by CmdSN
             case SnackRequest s -> reject(RejectReason.PROTOCOL_ERROR, s); // SNACK needs ERL > 0, RFC 7143 §11.16
             case LoginRequest l -> reject(RejectReason.PROTOCOL_ERROR, l); // §6: login only before FFP
-            case NopOut n when n.initiatorTaskTag() == Codes.RESERVED_TAG -> { } // answer to our NOP-In: nothing back
+            case NopOut n when n.initiatorTaskTag() == Codes.RESERVED_TAG -> // answer to our NOP-In: nothing back
+                    conn.keepalive.answered(n.targetTransferTag());
             case ScsiCommand c -> ordered(c, c.cmdSn(), c.immediate());
             case NopOut n -> ordered(n, n.cmdSn(), n.immediate());
             case TextRequest t -> ordered(t, t.cmdSn(), t.immediate());
