@@ -11,6 +11,7 @@ import io.hostwide.iscsi.login.NegotiationPolicy;
 import io.hostwide.iscsi.login.SessionRequest;
 import io.hostwide.iscsi.pdu.DecodeError;
 import io.hostwide.iscsi.pdu.DecodeResult;
+import io.hostwide.iscsi.pdu.HotPdu;
 import io.hostwide.iscsi.pdu.LoginRequest;
 import io.hostwide.iscsi.pdu.Pdu;
 import io.hostwide.iscsi.pdu.PduDecoder;
@@ -53,6 +54,7 @@ final class Connection implements LoginEnvironment {
     private volatile IscsiSession session;
     private volatile FullFeature ffp;
     private int cid;
+    private final HotPdu hot = new HotPdu();
     final Keepalive keepalive;
 
     Connection(IscsiTargetServer server, SocketChannel channel) {
@@ -127,6 +129,12 @@ final class Connection implements LoginEnvironment {
             }
             if (recv.remaining() < Bhs.LENGTH + rest) {
                 return; // the rest of this PDU has not arrived yet
+            }
+            FullFeature f = ffp;
+            if (f != null && !TRACE && decoder.hot(recv, at, hot)) {
+                f.onHot(hot); // SCSI Command / Data-Out straight from the buffer
+                recv.position(at + Bhs.LENGTH + rest);
+                continue;
             }
             DecodeResult r = decoder.decode(recv, at);
             recv.position(at + Bhs.LENGTH + rest);
