@@ -42,6 +42,7 @@ public final class TargetCore implements AutoCloseable {
     private final CommandGate[] gates = new CommandGate[GateSlot.values().length];
     private final CommandTable noLunTable = NoLunCommands.table();
     private final TargetPort.Listener portListener = this::lunMapChanged;
+    private volatile int supportedTaskManagement;
 
     public TargetCore() { this(CoreConfig.defaults()); }
 
@@ -75,7 +76,9 @@ public final class TargetCore implements AutoCloseable {
 
     /** Creates a direct-access block device over {@code backstore}. */
     public Device addDevice(String name, Backstore backstore, DeviceAttributes attributes) {
-        Device d = new Device(name, backstore, attributes, SbcCommands.table());
+        boolean thin = attributes.thinProvisioning() && backstore.supportsUnmap();
+        Device d = new Device(name, backstore, attributes, SbcCommands.table(thin, attributes.emulateCaw(),
+                attributes.emulateWriteAtomic(), attributes.emulateSanitize()));
         if (devices.putIfAbsent(name, d) != null) {
             throw new IllegalArgumentException("device exists: " + name);
         }
@@ -88,6 +91,14 @@ public final class TargetCore implements AutoCloseable {
     public void installGate(GateSlot slot, CommandGate gate) { gates[slot.ordinal()] = gate; }
 
     public CommandGate gate(GateSlot slot) { return gates[slot.ordinal()]; }
+
+    /**
+     * The task management functions the installed TMF layer implements, as REPORT SUPPORTED TASK MANAGEMENT
+     * FUNCTIONS bytes 0 and 1 (SPC-4 §6.36): {@code byte0 << 8 | byte1}. Zero until a layer declares them.
+     */
+    public void supportedTaskManagement(int bits) { this.supportedTaskManagement = bits & 0xFFFF; }
+
+    public int supportedTaskManagement() { return supportedTaskManagement; }
 
     // ======================================== sessions =====================================================
 
@@ -212,6 +223,11 @@ public final class TargetCore implements AutoCloseable {
                 cmd.setResidualFromCounts(spdtl, expected);
                 return failNow(cmd, SenseReason.INVALID_FIELD_IN_INFORMATION_UNIT);
             }
+            if (d.has(CommandDescriptor.EXACT_DATA_OUT) && spdtl != expected) {
+                cmd.dataOutMismatch = true;
+                cmd.setResidualFromCounts(spdtl, expected);
+                return failNow(cmd, SenseReason.INVALID_FIELD_IN_CDB);
+            }
         }
         return true;
     }
@@ -243,11 +259,6 @@ public final class TargetCore implements AutoCloseable {
         if (dev != null && d.has(CommandDescriptor.MEDIUM_ACCESS)) {
             if (!dev.mediumLoaded()) {
                 cmd.fail(SenseReason.MEDIUM_NOT_PRESENT);
-                complete(cmd);
-                return;
-            }
-            if (dev.stopped()) {
-                cmd.fail(SenseReason.NOT_READY_INITIALIZING_COMMAND_REQUIRED);
                 complete(cmd);
                 return;
             }

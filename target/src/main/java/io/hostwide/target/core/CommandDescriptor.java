@@ -41,6 +41,11 @@ public record CommandDescriptor(int opcode, int serviceAction, String name, int 
     public static final int MEDIUM_ACCESS = 1 << 2;
     /** Calls the backstore: runs on the device's I/O queue when the backstore blocks. */
     public static final int BACKSTORE_IO = 1 << 6;
+    /**
+     * The expected Data-Out length must equal what the CDB implies (WRITE SAME: exactly one block; COMPARE AND
+     * WRITE: exactly twice the blocks); anything else is INVALID FIELD IN CDB.
+     */
+    public static final int EXACT_DATA_OUT = 1 << 7;
     /** Modifies the medium: fails with DATA PROTECT on write-protected devices or read-only mappings. */
     public static final int WRITES_MEDIUM = 1 << 3;
     /** Allowed on a LUN the nexus does not have mapped (INQUIRY, REPORT LUNS, REQUEST SENSE; SPC-4 §4.3). */

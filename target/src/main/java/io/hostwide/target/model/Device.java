@@ -32,7 +32,6 @@ public final class Device implements AutoCloseable {
     private final String unitSerial;
     private final long naa;
     private volatile boolean mediumLoaded = true;
-    private volatile boolean stopped;
     private volatile long blockCount;
 
     public Device(String name, Backstore backstore, DeviceAttributes attributes, CommandTable commandTable) {
@@ -105,11 +104,6 @@ public final class Device implements AutoCloseable {
     public boolean mediumLoaded() { return mediumLoaded; }
 
     public void mediumLoaded(boolean loaded) { this.mediumLoaded = loaded; }
-
-    /** START STOP UNIT with START = 0 stopped the unit: medium access gets NOT READY (SBC-4 §5.25). */
-    public boolean stopped() { return stopped; }
-
-    public void stopped(boolean s) { this.stopped = s; }
 
     /** Whether any I_T nexus has prevented medium removal (SBC-4 §5.11). */
     public boolean mediumRemovalPrevented() {

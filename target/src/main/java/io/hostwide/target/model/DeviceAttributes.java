@@ -24,7 +24,7 @@ public final class DeviceAttributes {
     private long maxUnmapBlockDescriptorCount = 256;
     private long unmapGranularity = 1;
     private long unmapGranularityAlignment = 0;
-    private long maxWriteSameLength = 1024 * 1024;
+    private long maxWriteSameLength = 0; // 0: no limit (SBC-4 §6.6.4)
     private long maxTransferLength = 8192;
     private long optimalTransferLength = 256;
     private int maxCompareAndWriteLength = 256;

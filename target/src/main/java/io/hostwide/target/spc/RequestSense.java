@@ -28,8 +28,6 @@ public final class RequestSense {
                 len = TargetCommand.encodeSenseData(d, SenseReason.UNIT_ATTENTION, ua, desc);
             } else if (!dev.mediumLoaded()) {
                 len = TargetCommand.encodeSenseData(d, SenseReason.MEDIUM_NOT_PRESENT, 0, desc);
-            } else if (dev.stopped()) {
-                len = TargetCommand.encodeSenseData(d, SenseReason.NOT_READY_INITIALIZING_COMMAND_REQUIRED, 0, desc);
             } else {
                 len = TargetCommand.encodeNoSense(d, desc);
             }

@@ -1,6 +1,7 @@
 package io.hostwide.target.spc;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
+import io.hostwide.scsi.spec.ServiceAction;
 import io.hostwide.target.core.CommandDescriptor;
 import io.hostwide.target.core.ReservationRule;
 import io.hostwide.target.core.Row;
@@ -38,6 +39,47 @@ public final class SpcCommands {
                 .dataIn(TransferLength.field(6, 4)).flags(UA_EXEMPT | HEAD_OF_QUEUE | NO_LUN_OK)
                 .reservation(ReservationRule.ALWAYS_ALLOWED).alua(ALUA_ALL).timeouts(1, 5)
                 .handler(ReportLuns::execute);
+    }
+
+    public static CommandDescriptor modeSense6() {
+        return Row.of(ScsiOpcode.MODE_SENSE_6, "MODE SENSE(6)").usage(0x08, 0xFF, 0xFF, 0xFF, 0x07)
+                .dataIn(TransferLength.field(4, 1)).reservation(ReservationRule.READ).alua(ALUA_STANDBY).timeouts(1, 5)
+                .handler(ModeSense::execute);
+    }
+
+    public static CommandDescriptor modeSense10() {
+        return Row.of(ScsiOpcode.MODE_SENSE_10, "MODE SENSE(10)").usage(0x18, 0xFF, 0xFF, 0, 0, 0, 0xFF, 0xFF, 0x07)
+                .dataIn(TransferLength.field(7, 2)).reservation(ReservationRule.READ).alua(ALUA_STANDBY).timeouts(1, 5)
+                .handler(ModeSense::execute);
+    }
+
+    /** MODE SELECT runs on the I/O queue: turning WCE off flushes the backstore. */
+    public static CommandDescriptor modeSelect6() {
+        return Row.of(ScsiOpcode.MODE_SELECT_6, "MODE SELECT(6)").usage(0x11, 0, 0, 0xFF, 0x07)
+                .dataOut(TransferLength.field(4, 1)).flags(CommandDescriptor.BACKSTORE_IO)
+                .alua(ALUA_STANDBY).timeouts(1, 5).handler(ModeSelect::execute);
+    }
+
+    public static CommandDescriptor modeSelect10() {
+        return Row.of(ScsiOpcode.MODE_SELECT_10, "MODE SELECT(10)").usage(0x11, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0x07)
+                .dataOut(TransferLength.field(7, 2)).flags(CommandDescriptor.BACKSTORE_IO)
+                .alua(ALUA_STANDBY).timeouts(1, 5).handler(ModeSelect::execute);
+    }
+
+    public static CommandDescriptor reportSupportedOperationCodes() {
+        return Row.of(ScsiOpcode.MAINTENANCE_IN, "REPORT SUPPORTED OPERATION CODES")
+                .sa(ServiceAction.REPORT_SUPPORTED_OPERATION_CODES)
+                .usage(0x1F, 0x87, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0x07)
+                .dataIn(TransferLength.field(6, 4)).reservation(ReservationRule.READ).alua(ALUA_ALL).timeouts(1, 5)
+                .handler(ReportSupportedOperationCodes::execute);
+    }
+
+    public static CommandDescriptor reportSupportedTmfs() {
+        return Row.of(ScsiOpcode.MAINTENANCE_IN, "REPORT SUPPORTED TASK MANAGEMENT FUNCTIONS")
+                .sa(ServiceAction.REPORT_SUPPORTED_TASK_MANAGEMENT_FUNCTIONS)
+                .usage(0x1F, 0x80, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0x07)
+                .dataIn(TransferLength.field(6, 4)).reservation(ReservationRule.READ).alua(ALUA_ALL).timeouts(1, 5)
+                .handler(ReportSupportedTmfs::execute);
     }
 
     public static CommandDescriptor requestSense() {

@@ -1,0 +1,132 @@
+package io.hostwide.target;
+
+import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.scsi.spec.TaskAttribute;
+import io.hostwide.target.backstore.Backstore;
+import io.hostwide.target.backstore.FileBackstore;
+import io.hostwide.target.model.DeviceAttributes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static io.hostwide.target.Harness.BLOCK;
+import static io.hostwide.target.Harness.cdb;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The file backstore behind the device's bounded I/O queue: commands complete on I/O threads, never inline. */
+class FileBackstoreTest {
+
+    @Test
+    void writeReadSyncAndUnmapByZeroing(@TempDir Path dir) throws IOException {
+        FileBackstore file = new FileBackstore(dir.resolve("lun0.img"), 1 << 20, BLOCK, true);
+        try (Harness h = new Harness(new DeviceAttributes().thinProvisioning(true), file)) {
+            byte[] data = Harness.pattern(8 * BLOCK, 5);
+            assertThat(h.out(Harness.write10(100, 8), data).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(100, 8), 8 * BLOCK).data()).isEqualTo(data);
+            assertThat(h.none(cdb(0x35, 0, 0, 0, 0, 0, 0, 0, 0, 0)).status()).isEqualTo(ScsiStatus.GOOD);
+            byte[] list = ProvisioningTest.unmapList(100, 4);
+            assertThat(h.out(ProvisioningTest.unmap(list.length), list).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(100, 4), 4 * BLOCK).data()).containsOnly(0);
+            byte[] st = ProvisioningTest.lbaStatus(h, 100, 24);
+            assertThat(st[20] & 0x0F).isZero(); // still allocated in the file: reported "mapped or unknown"
+            assertThat(h.none(cdb(0x34, 0, 0, 0, 0, 0, 0, 0, 1, 0)).status()).isEqualTo(ScsiStatus.GOOD); // not cached
+        }
+        FileBackstore again = new FileBackstore(dir.resolve("lun0.img"), 0, BLOCK, false);
+        ByteBuffer b = ByteBuffer.allocate(4 * BLOCK);
+        again.read(104, b);
+        assertThat(b.array()).isEqualTo(java.util.Arrays.copyOfRange(Harness.pattern(8 * BLOCK, 5), 4 * BLOCK, 8 * BLOCK));
+        assertThat(again.supportsUnmap()).isFalse();
+        again.close();
+    }
+
+    @Test
+    void completionRunsOnAnIoThreadNotTheSubmitter(@TempDir Path dir) throws Exception {
+        FileBackstore file = new FileBackstore(dir.resolve("lun1.img"), 1 << 20, BLOCK, false);
+        try (Harness h = new Harness(new DeviceAttributes(), file)) {
+            Thread submitter = Thread.currentThread();
+            Thread[] completer = new Thread[1];
+            Fabric f = new Fabric() {
+                @Override public int protocolIdentifier() { return 5; }
+                @Override public void complete(TargetCommand cmd) {
+                    completer[0] = Thread.currentThread();
+                    cmd.release();
+                }
+            };
+            Session s = h.core.openSession(h.port, f, "iqn.x:y", "iqn.x:y,i,0x1");
+            TargetCommand c = s.newCommand().setup(0, Harness.read10(0, 1), 0, 10, TaskAttribute.SIMPLE, 1, BLOCK,
+                    TargetCommand.DIR_READ);
+            s.submit(c);
+            for (int i = 0; i < 500 && completer[0] == null; i++) {
+                Thread.sleep(10);
+            }
+            assertThat(completer[0]).isNotNull().isNotSameAs(submitter);
+            assertThat(completer[0].getName()).contains("-io-");
+        }
+    }
+
+    /** A blocking backstore whose reads wait on a latch: fills the I/O queue to its depth deterministically. */
+    static final class GatedBackstore implements Backstore {
+        final CountDownLatch gate = new CountDownLatch(1);
+
+        @Override public int blockSize() { return BLOCK; }
+        @Override public long blockCount() { return 64; }
+        @Override public boolean blocking() { return true; }
+        @Override public void read(long lba, ByteBuffer dst) {
+            try {
+                gate.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            dst.position(dst.limit());
+        }
+        @Override public void write(long lba, ByteBuffer src, boolean fua) { src.position(src.limit()); }
+        @Override public void flush() {}
+        @Override public boolean supportsUnmap() { return false; }
+        @Override public boolean unmapReturnsZeros() { return true; }
+        @Override public void unmap(long lba, long blocks) {}
+        @Override public long provisioningRun(long lba, long maxBlocks) { return maxBlocks; }
+        @Override public String describe() { return "gated"; }
+        @Override public void close() {}
+    }
+
+    @Test
+    void aFullQueueAnswersTaskSetFullAndDrainsAfterwards() throws Exception {
+        GatedBackstore gated = new GatedBackstore();
+        try (Harness h = new Harness(new DeviceAttributes().queueDepth(4).ioThreads(2), gated)) {
+            List<CompletableFuture<TestFabric.Result>> inFlight = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                inFlight.add(h.fabric.start(h.session, 0, Harness.read10(i, 1), TaskAttribute.SIMPLE, BLOCK,
+                        TargetCommand.DIR_READ, null));
+            }
+            TestFabric.Result full = h.in(Harness.read10(5, 1), BLOCK);
+            assertThat(full.status()).isEqualTo(ScsiStatus.TASK_SET_FULL);
+            assertThat(full.sense()).isEmpty();
+            // commands that do not touch the backstore are not queued
+            assertThat(h.in(cdb(0x12, 0, 0, 0, 36, 0), 36).status()).isEqualTo(ScsiStatus.GOOD);
+            gated.gate.countDown();
+            for (CompletableFuture<TestFabric.Result> f : inFlight) {
+                assertThat(f.get(30, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
+            }
+            assertThat(h.device.ioQueue().inFlight()).isZero();
+            assertThat(h.in(Harness.read10(5, 1), BLOCK).status()).isEqualTo(ScsiStatus.GOOD);
+        }
+    }
+
+    @Test
+    void fileSizeIsRoundedDownToBlocks(@TempDir Path dir) throws IOException {
+        try (FileBackstore f = new FileBackstore(dir.resolve("odd.img"), 10 * BLOCK + 100, BLOCK, false)) {
+            assertThat(f.blockCount()).isEqualTo(10);
+            ByteBuffer z = ByteBuffer.allocate(BLOCK);
+            f.read(9, z);
+            assertThat(z.array()).containsOnly(0);
+        }
+    }
+}
