@@ -4,7 +4,7 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.PeripheralDeviceType;
 import io.hostwide.target.SessionLun;
 import io.hostwide.target.backstore.Backstore;
-import io.hostwide.target.core.BoundedIoQueue;
+import io.hostwide.target.core.BlkIoQueue;
 import io.hostwide.target.core.CommandTable;
 import io.hostwide.target.core.IoQueue;
 import io.hostwide.target.core.ModePages;
@@ -41,7 +41,7 @@ public final class Device implements AutoCloseable {
         this.commandTable = commandTable;
         this.modePages = new ModePages(attributes.writeCacheEnabled());
         this.ioQueue = backstore.blocking()
-                ? new BoundedIoQueue("dev-" + name, attributes.queueDepth(), attributes.ioThreads()) : null;
+                ? new BlkIoQueue("dev-" + name, attributes.queueDepth(), attributes.ioThreads()) : null;
         this.unitSerial = attributes.unitSerial() != null ? attributes.unitSerial() : serialFrom(name);
         this.naa = naaFrom(this.unitSerial);
         this.blockCount = backstore.blockCount();
