@@ -47,7 +47,8 @@ final class Connection implements LoginEnvironment {
     private final ByteBuffer send;
     final ResponseWriter writer;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private Thread reader;
+    private final AtomicBoolean cleaned = new AtomicBoolean();
+    private volatile Thread reader;
     private PduDecoder decoder = PduDecoder.forTarget(false, false, LoginStateMachineLimits.LOGIN_SEGMENT);
     private LoginStateMachine login;
     private ExportedTarget loginTarget;
@@ -68,9 +69,10 @@ final class Connection implements LoginEnvironment {
     }
 
     void start() {
-        reader = new Thread(this::run, "iscsi-conn-" + channel.socket().getRemoteSocketAddress());
-        reader.setDaemon(true);
-        reader.start();
+        Thread t = new Thread(this::run, "iscsi-conn-" + channel.socket().getRemoteSocketAddress());
+        t.setDaemon(true);
+        reader = t;
+        t.start();
     }
 
     int cid() {
@@ -112,9 +114,7 @@ final class Connection implements LoginEnvironment {
         } finally {
             writer.flush();
             close("reader ended");
-            writer.retire();
-            server.recvPool.give(recv);
-            server.sendPool.give(send);
+            cleanup();
         }
     }
 
@@ -265,9 +265,24 @@ final class Connection implements LoginEnvironment {
         }
         LOG.fine(() -> "connection closed: " + why);
         try {
-            channel.close();
+            channel.close(); // a blocked read or write on the reader thread fails now; it then runs cleanup()
         } catch (IOException e) {
             LOG.log(Level.FINE, "close", e);
+        }
+        if (reader == null) { // never started: nobody else will clean up
+            cleanup();
+        }
+    }
+
+    /**
+     * Runs once, on the reader thread as it exits (or in {@link #close} for a connection that never started), so
+     * that the tasks the reader owns are never torn down under its feet: tasks still waiting for Data-Out end here
+     * exactly once, tasks inside the core end in {@link #completed} (their responses are dropped), the session
+     * learns it lost a connection, and the buffers go back to the pools.
+     */
+    private void cleanup() {
+        if (!cleaned.compareAndSet(false, true)) {
+            return;
         }
         FullFeature f = ffp;
         if (f != null) {
@@ -278,9 +293,9 @@ final class Connection implements LoginEnvironment {
             s.detach(this);
         }
         server.connectionClosed(this);
-        if (!onReaderThread() && reader != null) {
-            reader.interrupt();
-        }
+        writer.retire();
+        server.recvPool.give(recv);
+        server.sendPool.give(send);
     }
 
     /** Login limits, kept here so the connection does not reach into the login package's internals. */
