@@ -48,6 +48,7 @@ final class Connection implements LoginEnvironment {
     final ResponseWriter writer;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean cleaned = new AtomicBoolean();
+    private final long connectedNanos = System.nanoTime();
     private volatile Thread reader;
     private PduDecoder decoder = PduDecoder.forTarget(false, false, LoginStateMachineLimits.LOGIN_SEGMENT);
     private LoginStateMachine login;
@@ -245,10 +246,23 @@ final class Connection implements LoginEnvironment {
         }
     }
 
-    /** Keepalive thread: pings a silent full-feature connection, closes one that stopped answering. */
+    /**
+     * Keepalive thread: closes a connection whose login has not finished in time (a socket that never logs in must
+     * not hold a thread and buffers forever), pings a silent full-feature connection, closes one that stopped
+     * answering.
+     */
     void checkAlive(long now) {
+        if (closed.get()) {
+            return;
+        }
+        if (ffp == null) {
+            if (now - connectedNanos > server.loginTimeoutNanos()) {
+                close("login not finished in time");
+            }
+            return;
+        }
         IscsiSession s = session;
-        if (ffp == null || s == null || closed.get()) {
+        if (s == null || server.nopInIntervalNanos() == 0) {
             return;
         }
         switch (keepalive.check(now)) {

@@ -57,6 +57,7 @@ public final class IscsiTargetServer implements AutoCloseable {
     private volatile boolean closed;
     private final long nopInIntervalNanos;
     private final long nopInTimeoutNanos;
+    private final long loginTimeoutNanos;
     private Thread keepaliveThread;
 
     private IscsiTargetServer(Builder b) {
@@ -68,6 +69,7 @@ public final class IscsiTargetServer implements AutoCloseable {
         this.registry = new SessionRegistry(core, b.queueDepth);
         this.nopInIntervalNanos = b.nopInIntervalMillis * 1_000_000L;
         this.nopInTimeoutNanos = b.nopInTimeoutMillis * 1_000_000L;
+        this.loginTimeoutNanos = b.loginTimeoutMillis * 1_000_000L;
         // Room for the largest PDU the initiator may send us, twice, so a read can always take a whole one more.
         int recvSize = 2 * (policy.maxRecvDataSegmentLength() + 2048);
         this.recvPool = new BufferPool(Math.max(recvSize, 64 * 1024), 64);
@@ -90,7 +92,7 @@ public final class IscsiTargetServer implements AutoCloseable {
             acceptor.setDaemon(true);
             acceptor.start();
         }
-        if (nopInIntervalNanos > 0 && keepaliveThread == null) {
+        if (keepaliveThread == null) {
             keepaliveThread = new Thread(this::keepalive, "iscsi-keepalive");
             keepaliveThread.setDaemon(true);
             keepaliveThread.start();
@@ -99,7 +101,11 @@ public final class IscsiTargetServer implements AutoCloseable {
 
     /** Checks every connection a few times per interval (RFC 7143 §11.19 target pings). */
     private void keepalive() {
-        long tick = Math.max(10_000_000L, Math.min(nopInIntervalNanos, nopInTimeoutNanos) / 4);
+        long shortest = Math.min(loginTimeoutNanos, nopInTimeoutNanos);
+        if (nopInIntervalNanos > 0) {
+            shortest = Math.min(shortest, nopInIntervalNanos);
+        }
+        long tick = Math.max(10_000_000L, shortest / 4);
         while (!closed) {
             try {
                 Thread.sleep(tick / 1_000_000L);
@@ -119,6 +125,10 @@ public final class IscsiTargetServer implements AutoCloseable {
 
     long nopInTimeoutNanos() {
         return nopInTimeoutNanos;
+    }
+
+    long loginTimeoutNanos() {
+        return loginTimeoutNanos;
     }
 
     public synchronized List<InetSocketAddress> boundAddresses() {
@@ -213,6 +223,7 @@ public final class IscsiTargetServer implements AutoCloseable {
         private int queueDepth = 128;
         private long nopInIntervalMillis = 15_000;
         private long nopInTimeoutMillis = 15_000;
+        private long loginTimeoutMillis = 15_000;
 
         private Builder(TargetCore core) {
             this.core = core;
@@ -262,6 +273,15 @@ public final class IscsiTargetServer implements AutoCloseable {
             }
             this.nopInIntervalMillis = intervalMillis;
             this.nopInTimeoutMillis = timeoutMillis;
+            return this;
+        }
+
+        /** How long a connection may take from accept to full feature phase before it is closed. Default 15 s. */
+        public Builder loginTimeout(long millis) {
+            if (millis <= 0) {
+                throw new IllegalArgumentException("login timeout must be > 0");
+            }
+            this.loginTimeoutMillis = millis;
             return this;
         }
 

@@ -8,8 +8,10 @@ import io.hostwide.iscsi.pdu.NopIn;
 import io.hostwide.iscsi.pdu.NopOut;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** RFC 7143 §11.19 target pings: answered pings keep a connection, an unanswered one closes it. */
+@Timeout(60) // a blocked socket read must fail the test, not hang the build
 class KeepaliveTest {
     @Test
     void silentConnectionIsPingedAndClosedWhenItDoesNotAnswer() throws Exception {
@@ -29,6 +31,16 @@ class KeepaliveTest {
                     i.receive();
                 }
             }).isInstanceOf(IOException.class);
+        } finally {
+            server.close();
+        }
+    }
+
+    @Test
+    void aConnectionThatNeverLogsInIsClosed() throws Exception {
+        IscsiTargetServer server = DemoServer.start(b -> b.loginTimeout(200), 0);
+        try (TestInitiator i = new TestInitiator(server.boundAddresses().get(0))) {
+            assertThatThrownBy(i::receive).isInstanceOf(IOException.class); // closed without a word
         } finally {
             server.close();
         }

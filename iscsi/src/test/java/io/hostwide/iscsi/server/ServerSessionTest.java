@@ -23,8 +23,10 @@ import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Session-level behaviour over TCP: digests, NOP, logout, reinstatement, MC/S and connection loss at ERL 0. */
+@Timeout(60) // a blocked socket read must fail the test, not hang the build
 class ServerSessionTest {
     IscsiTargetServer server;
 

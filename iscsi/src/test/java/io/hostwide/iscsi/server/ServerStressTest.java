@@ -22,12 +22,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Several sessions at once, each keeping a queue of pipelined writes and reads in flight over its own LBA range, every
  * block stamped and verified; then random bytes thrown at a logged-in connection must not disturb the others.
  * Short by design (well under a second of I/O); the long soak belongs to the bench scripts.
  */
+@Timeout(60) // a blocked socket read must fail the test, not hang the build
 class ServerStressTest {
     static final int SESSIONS = 8;
     static final int DEPTH = 8;
