@@ -81,6 +81,9 @@ public final class TargetCommand {
     long cdbTransferLength;
     int gateIndex;
     int gatesPassed;
+    /** Task-attribute gate state (see {@link TaskAttributeGate}) and its intrusive delayed-list link. */
+    int orderingState;
+    TargetCommand parkedNext;
     boolean dataOutMismatch;
 
     // --- results ---------------------------------------------------------------------------------------------
@@ -348,6 +351,8 @@ public final class TargetCommand {
         residualCount = 0;
         gateIndex = 0;
         gatesPassed = 0;
+        orderingState = 0;
+        parkedNext = null;
         cdbTransferLength = 0;
         dataOutMismatch = false;
         dataOut = null;

@@ -49,6 +49,7 @@ public final class TargetCore implements AutoCloseable {
     public TargetCore(CoreConfig config) {
         this.config = config;
         gates[GateSlot.UNIT_ATTENTION.ordinal()] = new UnitAttentionGate();
+        gates[GateSlot.TASK_ATTRIBUTE.ordinal()] = new TaskAttributeGate(this);
     }
 
     public CoreConfig config() { return config; }
@@ -126,7 +127,7 @@ public final class TargetCore implements AutoCloseable {
 
     private void lunMapChanged(TargetPort port, NodeAcl acl) {
         for (Session s : sessions) {
-            if (s.port() == port && (acl == null || s.acl() == acl || s.acl() == null)) {
+            if (s.port() == port && (acl == null || s.acl() == acl)) {
                 s.refreshLuns(true);
             }
         }

@@ -25,6 +25,8 @@ public final class PduDecoder {
     private final boolean dataDigest;
     private final int maxRecvDataSegmentLength;
     private final Digest digest = new Digest();
+    private ByteBuffer viewOf;
+    private ByteBuffer view;
 
     private PduDecoder(boolean targetSide, boolean headerDigest, boolean dataDigest, int maxRecvDataSegmentLength) {
         this.targetSide = targetSide;
@@ -66,6 +68,40 @@ public final class PduDecoder {
                 b.getInt(at + Bhs.INITIATOR_TASK_TAG), "DataSegmentLength exceeds MaxRecvDataSegmentLength");
     }
 
+    /**
+     * The hot path: when the complete frame at {@code at} is a SCSI Command without AHS (and a usable ITT) or a
+     * SCSI Data-Out whose digests check out, fills {@code view} and returns true; otherwise returns false and the
+     * caller uses {@link #decode}, which yields the record or the DecodeError. Allocates nothing.
+     */
+    public boolean hot(ByteBuffer b, int at, HotPdu view) {
+        int code = b.get(at) & Bhs.OPCODE_MASK;
+        boolean command = code == Opcode.SCSI_COMMAND.code;
+        if (!targetSide || !(command || code == Opcode.SCSI_DATA_OUT.code)) {
+            return false;
+        }
+        int ahs = Wire.u8(b, at + Bhs.TOTAL_AHS_LENGTH);
+        int dsl = Wire.u24(b, at + Bhs.DATA_SEGMENT_LENGTH);
+        if (ahs != 0 || dsl > maxRecvDataSegmentLength
+                || (command && HotPdu.reservedTag(b.getInt(at + Bhs.INITIATOR_TASK_TAG)))) {
+            return false;
+        }
+        int headerEnd = at + Bhs.LENGTH;
+        if (headerDigest) {
+            if (digest.compute(b, at, Bhs.LENGTH) != Digest.get(b, headerEnd)) {
+                return false;
+            }
+            headerEnd += Codes.DIGEST_LENGTH;
+        }
+        if (dataDigest && dsl > 0) {
+            int padded = Wire.padded(dsl);
+            if (digest.compute(b, headerEnd, padded) != Digest.get(b, headerEnd + padded)) {
+                return false;
+            }
+        }
+        view.wrap(b, at, headerEnd, dsl);
+        return true;
+    }
+
     /** Decodes the complete frame starting at absolute index {@code at}; the buffer holds 48 + remainder bytes. */
     public DecodeResult decode(ByteBuffer b, int at) {
         int ahs = Wire.u8(b, at + Bhs.TOTAL_AHS_LENGTH) * 4;
@@ -95,7 +131,11 @@ public final class PduDecoder {
             return DecodeError.reject(RejectReason.COMMAND_NOT_SUPPORTED, copyHeader(b, at), itt,
                     "opcode 0x" + Integer.toHexString(code) + " not accepted here");
         }
-        ByteBuffer ro = b.asReadOnlyBuffer();
+        if (b != viewOf) { // one read-only view per receive buffer, not per PDU
+            viewOf = b;
+            view = b.asReadOnlyBuffer();
+        }
+        ByteBuffer ro = view;
         ByteBuffer data = dsl == 0 ? Pdu.EMPTY : ro.slice(headerEnd, dsl);
         return switch (op) {
             case NOP_OUT -> NopOut.read(b, at, data);

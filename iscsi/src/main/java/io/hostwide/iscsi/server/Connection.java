@@ -11,6 +11,7 @@ import io.hostwide.iscsi.login.NegotiationPolicy;
 import io.hostwide.iscsi.login.SessionRequest;
 import io.hostwide.iscsi.pdu.DecodeError;
 import io.hostwide.iscsi.pdu.DecodeResult;
+import io.hostwide.iscsi.pdu.HotPdu;
 import io.hostwide.iscsi.pdu.LoginRequest;
 import io.hostwide.iscsi.pdu.Pdu;
 import io.hostwide.iscsi.pdu.PduDecoder;
@@ -46,13 +47,17 @@ final class Connection implements LoginEnvironment {
     private final ByteBuffer send;
     final ResponseWriter writer;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private Thread reader;
+    private final AtomicBoolean cleaned = new AtomicBoolean();
+    private final long connectedNanos = System.nanoTime();
+    private volatile Thread reader;
     private PduDecoder decoder = PduDecoder.forTarget(false, false, LoginStateMachineLimits.LOGIN_SEGMENT);
     private LoginStateMachine login;
     private ExportedTarget loginTarget;
     private volatile IscsiSession session;
     private volatile FullFeature ffp;
     private int cid;
+    private final HotPdu hot = new HotPdu();
+    final Keepalive keepalive;
 
     Connection(IscsiTargetServer server, SocketChannel channel) {
         this.server = server;
@@ -61,12 +66,14 @@ final class Connection implements LoginEnvironment {
         this.send = server.sendPool.take();
         this.writer = new ResponseWriter(channel, send);
         this.login = new LoginStateMachine(this, RANDOM.nextInt(), RANDOM);
+        this.keepalive = new Keepalive(server.nopInIntervalNanos(), server.nopInTimeoutNanos());
     }
 
     void start() {
-        reader = new Thread(this::run, "iscsi-conn-" + channel.socket().getRemoteSocketAddress());
-        reader.setDaemon(true);
-        reader.start();
+        Thread t = new Thread(this::run, "iscsi-conn-" + channel.socket().getRemoteSocketAddress());
+        t.setDaemon(true);
+        reader = t;
+        t.start();
     }
 
     int cid() {
@@ -96,6 +103,7 @@ final class Connection implements LoginEnvironment {
                 if (writer.broken() || channel.read(recv) < 0) {
                     break;
                 }
+                keepalive.heard(System.nanoTime());
                 recv.flip();
                 drain();
                 recv.compact();
@@ -107,9 +115,7 @@ final class Connection implements LoginEnvironment {
         } finally {
             writer.flush();
             close("reader ended");
-            writer.retire();
-            server.recvPool.give(recv);
-            server.sendPool.give(send);
+            cleanup();
         }
     }
 
@@ -124,6 +130,12 @@ final class Connection implements LoginEnvironment {
             }
             if (recv.remaining() < Bhs.LENGTH + rest) {
                 return; // the rest of this PDU has not arrived yet
+            }
+            FullFeature f = ffp;
+            if (f != null && !TRACE && decoder.hot(recv, at, hot)) {
+                f.onHot(hot); // SCSI Command / Data-Out straight from the buffer
+                recv.position(at + Bhs.LENGTH + rest);
+                continue;
             }
             DecodeResult r = decoder.decode(recv, at);
             recv.position(at + Bhs.LENGTH + rest);
@@ -234,6 +246,32 @@ final class Connection implements LoginEnvironment {
         }
     }
 
+    /**
+     * Keepalive thread: closes a connection whose login has not finished in time (a socket that never logs in must
+     * not hold a thread and buffers forever), pings a silent full-feature connection, closes one that stopped
+     * answering.
+     */
+    void checkAlive(long now) {
+        if (closed.get()) {
+            return;
+        }
+        if (ffp == null) {
+            if (now - connectedNanos > server.loginTimeoutNanos()) {
+                close("login not finished in time");
+            }
+            return;
+        }
+        IscsiSession s = session;
+        if (s == null || server.nopInIntervalNanos() == 0) {
+            return;
+        }
+        switch (keepalive.check(now)) {
+            case Keepalive.PING -> keepalive.ping(this, s, now);
+            case Keepalive.DEAD -> close("NOP-In ping not answered");
+            default -> { }
+        }
+    }
+
     /** Closes the connection once: pending tasks are failed exactly once, the session learns it lost a connection. */
     void close(String why) {
         if (!closed.compareAndSet(false, true)) {
@@ -241,9 +279,24 @@ final class Connection implements LoginEnvironment {
         }
         LOG.fine(() -> "connection closed: " + why);
         try {
-            channel.close();
+            channel.close(); // a blocked read or write on the reader thread fails now; it then runs cleanup()
         } catch (IOException e) {
             LOG.log(Level.FINE, "close", e);
+        }
+        if (reader == null) { // never started: nobody else will clean up
+            cleanup();
+        }
+    }
+
+    /**
+     * Runs once, on the reader thread as it exits (or in {@link #close} for a connection that never started), so
+     * that the tasks the reader owns are never torn down under its feet: tasks still waiting for Data-Out end here
+     * exactly once, tasks inside the core end in {@link #completed} (their responses are dropped), the session
+     * learns it lost a connection, and the buffers go back to the pools.
+     */
+    private void cleanup() {
+        if (!cleaned.compareAndSet(false, true)) {
+            return;
         }
         FullFeature f = ffp;
         if (f != null) {
@@ -254,9 +307,9 @@ final class Connection implements LoginEnvironment {
             s.detach(this);
         }
         server.connectionClosed(this);
-        if (!onReaderThread() && reader != null) {
-            reader.interrupt();
-        }
+        writer.retire();
+        server.recvPool.give(recv);
+        server.sendPool.give(send);
     }
 
     /** Login limits, kept here so the connection does not reach into the login package's internals. */

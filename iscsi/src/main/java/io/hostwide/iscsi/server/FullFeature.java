@@ -2,6 +2,7 @@ package io.hostwide.iscsi.server;
 
 import io.hostwide.iscsi.login.NegotiatedParameters;
 import io.hostwide.iscsi.pdu.DataOut;
+import io.hostwide.iscsi.pdu.HotPdu;
 import io.hostwide.iscsi.pdu.LoginRequest;
 import io.hostwide.iscsi.pdu.LogoutRequest;
 import io.hostwide.iscsi.pdu.NopIn;
@@ -35,7 +36,8 @@ final class FullFeature {
     private final ArrayDeque<Task> freeTasks = new ArrayDeque<>(); // guarded by tasks
     private final byte[] cdb = new byte[MAX_CDB];
     private final int[] r2tOut = new int[2];
-    private int nextTtt = 1;
+    private final java.util.concurrent.atomic.AtomicInteger nextTtt = new java.util.concurrent.atomic.AtomicInteger(1);
+    private final CommandArgs args = new CommandArgs();
     private final FfpControl control;
 
     FullFeature(Connection conn, IscsiSession session, NegotiatedParameters params) {
@@ -50,16 +52,40 @@ final class FullFeature {
             Connection.LOG.info("cid " + conn.cid() + " <- " + p);
         }
         switch (p) {
-            case DataOut d -> dataOut(d); // not a command: never ordered by CmdSN
+            case DataOut d -> dataOut(d.initiatorTaskTag(), d.targetTransferTag(), d.dataSn(), d.bufferOffset(),
+                    d.fin(), d.data(), d.data().position(), d.data().remaining(), d, null); // never CmdSN-ordered
             case SnackRequest s -> reject(RejectReason.PROTOCOL_ERROR, s); // SNACK needs ERL > 0, RFC 7143 §11.16
             case LoginRequest l -> reject(RejectReason.PROTOCOL_ERROR, l); // §6: login only before FFP
-            case NopOut n when n.initiatorTaskTag() == Codes.RESERVED_TAG -> { } // answer to our NOP-In: nothing back
-            case ScsiCommand c -> ordered(c, c.cmdSn(), c.immediate());
+            case NopOut n when n.initiatorTaskTag() == Codes.RESERVED_TAG -> // answer to our NOP-In: nothing back
+                    conn.keepalive.answered(n.targetTransferTag());
+            case ScsiCommand c -> orderedCommand(args.of(c));
             case NopOut n -> ordered(n, n.cmdSn(), n.immediate());
             case TextRequest t -> ordered(t, t.cmdSn(), t.immediate());
             case TaskManagementRequest t -> ordered(t, t.cmdSn(), t.immediate());
             case LogoutRequest l -> ordered(l, l.cmdSn(), l.immediate());
             default -> reject(RejectReason.COMMAND_NOT_SUPPORTED, p);
+        }
+    }
+
+    /** The hot path: a SCSI Command or Data-Out read straight from the receive buffer, no records. */
+    void onHot(HotPdu v) {
+        if (v.opcode() == io.hostwide.iscsi.spec.Opcode.SCSI_DATA_OUT.code) {
+            dataOut(v.initiatorTaskTag(), v.targetTransferTag(), v.dataSn(), v.bufferOffset(), v.fin(), v.buffer(),
+                    v.dataAt(), v.dataLength(), null, v);
+        } else {
+            orderedCommand(args.of(v));
+        }
+    }
+
+    private void orderedCommand(CommandArgs a) {
+        if (a.immediate) {
+            scsiCommand(a, false);
+            return;
+        }
+        List<IscsiSession.Deferred> ready = session.order(a.cmdSn, conn, null, a);
+        if (ready != null) {
+            scsiCommand(a, true);
+            runDeferred(ready);
         }
     }
 
@@ -69,11 +95,16 @@ final class FullFeature {
             execute(p, false);
             return;
         }
-        List<IscsiSession.Deferred> ready = session.order(cmdSn, conn, p);
+        List<IscsiSession.Deferred> ready = session.order(cmdSn, conn, p, null);
         if (ready == null) {
             return; // outside the window (silently ignored) or queued behind a gap
         }
         execute(p, true);
+        runDeferred(ready);
+    }
+
+    /** Commands that waited for a CmdSN gap (MC/S) run now, in order, each on its own connection's state. */
+    private void runDeferred(List<IscsiSession.Deferred> ready) {
         for (IscsiSession.Deferred d : ready) {
             FullFeature owner = d.connection().fullFeature();
             if (owner != null && !d.connection().isClosed()) {
@@ -89,7 +120,7 @@ final class FullFeature {
 
     void execute(Pdu p, boolean counted) {
         switch (p) {
-            case ScsiCommand c -> scsiCommand(c, counted);
+            case ScsiCommand c -> scsiCommand(conn.onReaderThread() ? args.of(c) : new CommandArgs().of(c), counted);
             default -> {
                 if (counted) {
                     session.commandDone(); // non-SCSI commands finish as they are answered
@@ -99,46 +130,45 @@ final class FullFeature {
         }
     }
 
-    private void scsiCommand(ScsiCommand c, boolean counted) {
+    private void scsiCommand(CommandArgs c, boolean counted) {
         if (session.discovery()) { // RFC 7143 §3.3: a discovery session carries Text, NOP and Logout
             doneUncounted(counted);
-            reject(RejectReason.PROTOCOL_ERROR, c);
+            conn.reject(RejectReason.PROTOCOL_ERROR, c.header());
             return;
         }
-        TaskAttribute attr = TaskAttribute.fromIscsiAttr(c.attr());
-        int cdbLength = c.cdb().remaining();
-        if (attr == null || cdbLength > MAX_CDB) {
+        TaskAttribute attr = TaskAttribute.fromIscsiAttr(c.attr);
+        if (attr == null || c.cdbLength > MAX_CDB) {
             doneUncounted(counted);
-            reject(RejectReason.INVALID_PDU_FIELD, c);
+            conn.reject(RejectReason.INVALID_PDU_FIELD, c.header());
             return;
         }
         Task t;
         synchronized (tasks) {
-            if (tasks.get(c.initiatorTaskTag()) != null) {
+            if (tasks.get(c.itt) != null) {
                 t = null;
             } else {
                 t = freeTasks.isEmpty() ? new Task(conn, 16) : freeTasks.pop();
-                tasks.put(c.initiatorTaskTag(), t);
+                tasks.put(c.itt, t);
             }
         }
         if (t == null) { // RFC 7143 §11.17.1: an ITT still in use
             doneUncounted(counted);
-            reject(RejectReason.TASK_IN_PROGRESS, c);
+            conn.reject(RejectReason.TASK_IN_PROGRESS, c.header());
             return;
         }
-        c.cdb().get(c.cdb().position(), cdb, 0, cdbLength);
-        int dir = (c.read() ? TargetCommand.DIR_READ : 0) | (c.write() ? TargetCommand.DIR_WRITE : 0);
+        byte[] cdbCopy = conn.onReaderThread() ? cdb : new byte[MAX_CDB];
+        c.cdb.get(c.cdbAt, cdbCopy, 0, c.cdbLength);
+        int dir = (c.read ? TargetCommand.DIR_READ : 0) | (c.write ? TargetCommand.DIR_WRITE : 0);
         TargetCommand cmd = session.core.newCommand();
-        cmd.setup(c.lun(), cdb, 0, cdbLength, attr, c.initiatorTaskTag() & 0xffff_ffffL,
-                c.expectedDataTransferLength(), dir);
-        if (c.read() && c.write() && c.expectedBidirectionalReadDataLength() >= 0) {
-            cmd.bidiReadLength((int) Math.min(Integer.MAX_VALUE, c.expectedBidirectionalReadDataLength()));
+        cmd.setup(c.lun, cdbCopy, 0, c.cdbLength, attr, c.itt & 0xffff_ffffL, c.edtl, dir);
+        if (c.read && c.write && c.bidi >= 0) {
+            cmd.bidiReadLength((int) Math.min(Integer.MAX_VALUE, c.bidi));
         }
         cmd.fabricPrivate(t);
         t.cmd = cmd;
-        t.itt = c.initiatorTaskTag();
-        t.lun = c.lun();
-        t.expectedLength = c.expectedDataTransferLength();
+        t.itt = c.itt;
+        t.lun = c.lun;
+        t.expectedLength = c.edtl;
         t.counted = counted;
         t.dataInSn = 0;
         t.r2tCount = 0;
@@ -153,25 +183,26 @@ final class FullFeature {
     }
 
     /** Collects the Data-Out of a write (RFC 7143 §3.2.4.2), or submits at once. */
-    private void startData(Task t, ScsiCommand c) {
-        int edtl = c.expectedDataTransferLength();
-        int immediate = c.data().remaining();
-        if (!c.write() || edtl <= 0) {
+    private void startData(Task t, CommandArgs c) {
+        int edtl = c.edtl;
+        int immediate = c.dataLength;
+        if (!c.write || edtl <= 0) {
             submit(t, 0);
             return;
         }
         if (immediate > 0 && !params.immediateData()) { // RFC 7143 §13.11: immediate data not negotiated
+            ByteBuffer header = c.header();
             abortTask(t);
-            reject(RejectReason.PROTOCOL_ERROR, c);
+            conn.reject(RejectReason.PROTOCOL_ERROR, header);
             return;
         }
         ByteBuffer buf = t.cmd.dataOutBuffer(edtl);
         t.dataOut = buf;
         int take = Math.min(immediate, edtl);
         if (take > 0) {
-            buf.put(0, c.data(), c.data().position(), take);
+            buf.put(0, c.data, c.dataAt, take);
         }
-        t.writes.start(edtl, take, c.fin(), params.initialR2t(), params.firstBurstLength(), params.maxBurstLength(),
+        t.writes.start(edtl, take, c.fin, params.initialR2t(), params.firstBurstLength(), params.maxBurstLength(),
                 params.maxOutstandingR2t());
         if (t.writes.complete()) {
             submit(t, edtl);
@@ -182,44 +213,48 @@ final class FullFeature {
     }
 
     private void sendR2ts(Task t) {
+        int[] out = conn.onReaderThread() ? r2tOut : new int[2];
         while (true) {
-            int ttt = nextTtt++;
+            int ttt = nextTtt.getAndIncrement();
             if (ttt == Codes.RESERVED_TAG) {
-                ttt = nextTtt++;
+                ttt = nextTtt.getAndIncrement();
             }
-            int sn = t.writes.nextR2t(ttt, r2tOut);
+            int sn = t.writes.nextR2t(ttt, out);
             if (sn < 0) {
                 if (Connection.TRACE) {
                     Connection.LOG.info("no R2T for itt " + t.itt + ": received " + t.writes.received()
                             + " unsolicitedOpen " + t.writes.unsolicitedOpen() + " params " + params);
                 }
-                nextTtt--;
                 return;
             }
             t.r2tCount++;
-            conn.writer.r2t(t, ttt, sn, r2tOut[0], r2tOut[1], session);
+            conn.writer.r2t(t, ttt, sn, out[0], out[1], session);
         }
     }
 
-    private void dataOut(DataOut d) {
+    private void dataOut(int itt, int ttt, int dataSn, int bufferOffset, boolean fin, ByteBuffer data, int dataAt,
+            int len, DataOut record, HotPdu view) {
         Task t;
         synchronized (tasks) {
-            t = tasks.get(d.initiatorTaskTag());
+            t = tasks.get(itt);
         }
         if (t == null || t.state != Task.WAITING_DATA) {
             return; // late data of a task already ended (aborted or failed): discarded
         }
-        int len = d.data().remaining();
-        int verdict = t.writes.onDataOut(d.targetTransferTag(), d.dataSn(), d.bufferOffset(), len, d.fin());
+        int verdict = t.writes.onDataOut(ttt, dataSn, bufferOffset, len, fin);
         if (verdict == WriteSequence.PROTOCOL_ERROR) {
             // A Data-Out out of sequence (DataSN, offset, TTT): Reject it (RFC 7143 §11.17) and end its task with
             // the iSCSI response "Target Failure" (§11.4.3) so nothing partial is written; the connection and the
             // other tasks go on, and the task's later Data-Out PDUs are discarded.
-            reject(RejectReason.PROTOCOL_ERROR, d);
+            if (view != null) {
+                conn.reject(RejectReason.PROTOCOL_ERROR, view.copyHeader());
+            } else {
+                reject(RejectReason.PROTOCOL_ERROR, record);
+            }
             failTask(t);
             return;
         }
-        t.dataOut.put(d.bufferOffset(), d.data(), d.data().position(), len);
+        t.dataOut.put(bufferOffset, data, dataAt, len);
         if (verdict == WriteSequence.DONE) {
             submit(t, t.expectedLength);
         } else {

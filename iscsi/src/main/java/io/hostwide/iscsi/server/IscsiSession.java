@@ -80,18 +80,21 @@ final class IscsiSession implements Fabric {
     }
 
     /**
-     * Orders a non-immediate command by CmdSN (RFC 7143 §3.2.2.1). Returns the deferred commands that became
+     * Orders a non-immediate command by CmdSN (RFC 7143 §3.2.2.1); the command comes as a record or, on the hot
+     * path, as {@code args}. Returns the deferred commands that became
      * deliverable after it (to run, in order, after it), an empty list, or null when this command must not run now
      * (queued ahead of a gap, or outside the window and silently ignored).
      */
-    List<Deferred> order(int cmdSn, Connection from, Pdu pdu) {
+    List<Deferred> order(int cmdSn, Connection from, Pdu pdu, CommandArgs args) {
         synchronized (this) {
             int verdict = window.classify(cmdSn);
             if (verdict == CmdSnWindow.OUTSIDE) {
                 return null;
             }
             if (verdict == CmdSnWindow.AHEAD) {
-                ahead.putIfAbsent(cmdSn, new Deferred(from, PduCopies.detach(pdu)));
+                if (!ahead.containsKey(cmdSn)) {
+                    ahead.put(cmdSn, new Deferred(from, args != null ? args.detached() : PduCopies.detach(pdu)));
+                }
                 return null;
             }
             window.deliver();

@@ -55,6 +55,10 @@ public final class IscsiTargetServer implements AutoCloseable {
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    private final long nopInIntervalNanos;
+    private final long nopInTimeoutNanos;
+    private final long loginTimeoutNanos;
+    private Thread keepaliveThread;
 
     private IscsiTargetServer(Builder b) {
         this.core = b.core;
@@ -63,6 +67,9 @@ public final class IscsiTargetServer implements AutoCloseable {
         this.discoveryChap = b.discoveryChap;
         this.policy = b.policy;
         this.registry = new SessionRegistry(core, b.queueDepth);
+        this.nopInIntervalNanos = b.nopInIntervalMillis * 1_000_000L;
+        this.nopInTimeoutNanos = b.nopInTimeoutMillis * 1_000_000L;
+        this.loginTimeoutNanos = b.loginTimeoutMillis * 1_000_000L;
         // Room for the largest PDU the initiator may send us, twice, so a read can always take a whole one more.
         int recvSize = 2 * (policy.maxRecvDataSegmentLength() + 2048);
         this.recvPool = new BufferPool(Math.max(recvSize, 64 * 1024), 64);
@@ -85,6 +92,43 @@ public final class IscsiTargetServer implements AutoCloseable {
             acceptor.setDaemon(true);
             acceptor.start();
         }
+        if (keepaliveThread == null) {
+            keepaliveThread = new Thread(this::keepalive, "iscsi-keepalive");
+            keepaliveThread.setDaemon(true);
+            keepaliveThread.start();
+        }
+    }
+
+    /** Checks every connection a few times per interval (RFC 7143 §11.19 target pings). */
+    private void keepalive() {
+        long shortest = Math.min(loginTimeoutNanos, nopInTimeoutNanos);
+        if (nopInIntervalNanos > 0) {
+            shortest = Math.min(shortest, nopInIntervalNanos);
+        }
+        long tick = Math.max(10_000_000L, shortest / 4);
+        while (!closed) {
+            try {
+                Thread.sleep(tick / 1_000_000L);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            for (Connection c : connections) {
+                c.checkAlive(now);
+            }
+        }
+    }
+
+    long nopInIntervalNanos() {
+        return nopInIntervalNanos;
+    }
+
+    long nopInTimeoutNanos() {
+        return nopInTimeoutNanos;
+    }
+
+    long loginTimeoutNanos() {
+        return loginTimeoutNanos;
     }
 
     public synchronized List<InetSocketAddress> boundAddresses() {
@@ -151,6 +195,9 @@ public final class IscsiTargetServer implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        if (keepaliveThread != null) {
+            keepaliveThread.interrupt();
+        }
         for (ServerSocketChannel ss : listeners) {
             try {
                 ss.close();
@@ -174,6 +221,9 @@ public final class IscsiTargetServer implements AutoCloseable {
         private ChapPolicy discoveryChap = ChapPolicy.NONE;
         private NegotiationPolicy policy = NegotiationPolicy.defaults();
         private int queueDepth = 128;
+        private long nopInIntervalMillis = 15_000;
+        private long nopInTimeoutMillis = 15_000;
+        private long loginTimeoutMillis = 15_000;
 
         private Builder(TargetCore core) {
             this.core = core;
@@ -210,6 +260,28 @@ public final class IscsiTargetServer implements AutoCloseable {
                 throw new IllegalArgumentException("queue depth out of range 1..65536: " + depth);
             }
             this.queueDepth = depth;
+            return this;
+        }
+
+        /**
+         * NOP-In pings on connections silent for {@code intervalMillis}; a ping unanswered for {@code timeoutMillis}
+         * closes the connection. An interval of 0 turns pings off. Defaults: 15 s and 15 s.
+         */
+        public Builder nopIn(long intervalMillis, long timeoutMillis) {
+            if (intervalMillis < 0 || timeoutMillis <= 0) {
+                throw new IllegalArgumentException("NOP-In interval must be >= 0 and timeout > 0");
+            }
+            this.nopInIntervalMillis = intervalMillis;
+            this.nopInTimeoutMillis = timeoutMillis;
+            return this;
+        }
+
+        /** How long a connection may take from accept to full feature phase before it is closed. Default 15 s. */
+        public Builder loginTimeout(long millis) {
+            if (millis <= 0) {
+                throw new IllegalArgumentException("login timeout must be > 0");
+            }
+            this.loginTimeoutMillis = millis;
             return this;
         }
 

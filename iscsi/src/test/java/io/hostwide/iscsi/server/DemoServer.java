@@ -17,6 +17,11 @@ public final class DemoServer {
     private DemoServer() {}
 
     public static IscsiTargetServer start(int... ports) throws Exception {
+        return start(b -> { }, ports);
+    }
+
+    public static IscsiTargetServer start(java.util.function.Consumer<IscsiTargetServer.Builder> tweak, int... ports)
+            throws Exception {
         TargetCore core = new TargetCore();
         ScsiTarget t = core.addTarget("iqn.2026-12.io.hostwide:target0");
         TargetPort port = core.addPort(t, 1, IscsiSession.PROTOCOL_ID_ISCSI);
@@ -27,6 +32,7 @@ public final class DemoServer {
         for (int p : ports) {
             b.portal(new InetSocketAddress("127.0.0.1", p));
         }
+        tweak.accept(b);
         IscsiTargetServer server = b.build();
         server.start();
         return server;

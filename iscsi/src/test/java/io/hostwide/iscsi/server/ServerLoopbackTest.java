@@ -17,10 +17,12 @@ import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** End to end over loopback TCP: login, SendTargets, a solicited write and a phase-collapsed read. */
+@Timeout(60) // a blocked socket read must fail the test, not hang the build
 class ServerLoopbackTest {
     static final String TARGET = "iqn.2026-12.io.hostwide:target0";
     IscsiTargetServer server;

@@ -18,6 +18,9 @@ final class TestInitiator implements AutoCloseable {
     final SocketChannel ch;
     private PduEncoder enc = new PduEncoder(false, false);
     private PduDecoder dec = PduDecoder.forInitiator(false, false, 1 << 20);
+    long isid = 0x400000000001L;
+    int tsih;
+    int cid;
     int cmdSn = 1;
     int expStatSn;
     int itt = 1;
@@ -70,10 +73,16 @@ final class TestInitiator implements AutoCloseable {
         for (String k : keys) {
             sb.append(k).append('\0');
         }
-        send(new LoginRequest(true, false, 1, 3, 0, 0, 0x400000000001L, 0, itt++, 0, cmdSn, 0,
+        send(new LoginRequest(true, false, 1, 3, 0, 0, isid, tsih, itt++, cid, cmdSn, 0,
                 ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8))));
         LoginResponse r = (LoginResponse) receive();
         expStatSn = r.statSn() + 1;
+        tsih = r.tsih();
+        String text = StandardCharsets.UTF_8.decode(r.data().duplicate()).toString();
+        boolean hd = text.contains("HeaderDigest=CRC32C");
+        boolean dd = text.contains("DataDigest=CRC32C");
+        enc = new PduEncoder(hd, dd);
+        dec = PduDecoder.forInitiator(hd, dd, 1 << 20);
         return r;
     }
 }
