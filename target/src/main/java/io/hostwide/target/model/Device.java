@@ -31,6 +31,7 @@ public final class Device implements AutoCloseable {
     private final List<SessionLun> attached = new CopyOnWriteArrayList<>();
     private final String unitSerial;
     private final long naa;
+    private final io.hostwide.target.lu.DeviceServices services;
     private volatile boolean mediumLoaded = true;
     private volatile long blockCount;
 
@@ -45,7 +46,11 @@ public final class Device implements AutoCloseable {
         this.unitSerial = attributes.unitSerial() != null ? attributes.unitSerial() : serialFrom(name);
         this.naa = naaFrom(this.unitSerial);
         this.blockCount = backstore.blockCount();
+        this.services = new io.hostwide.target.lu.DeviceServices(this);
     }
+
+    /** Per-LU state of the reservation, ALUA, task-set ordering and copy layers. */
+    public io.hostwide.target.lu.DeviceServices services() { return services; }
 
     /** 32 hex digits from a stable hash of the name (LIO derives the serial from a UUID the same way). */
     private static String serialFrom(String name) {

@@ -19,7 +19,7 @@ final class Vpd {
 
     /** Supported pages in ascending order (SPC-4 §7.8.13 requires the order). */
     static final int[] PAGES = {VpdPage.SUPPORTED_VPD_PAGES, VpdPage.UNIT_SERIAL_NUMBER, VpdPage.DEVICE_IDENTIFICATION,
-            VpdPage.EXTENDED_INQUIRY_DATA, VpdPage.BLOCK_LIMITS, VpdPage.BLOCK_DEVICE_CHARACTERISTICS,
+            VpdPage.EXTENDED_INQUIRY_DATA, io.hostwide.target.xcopy.ThirdPartyCopyVpd.PAGE, VpdPage.BLOCK_LIMITS, VpdPage.BLOCK_DEVICE_CHARACTERISTICS,
             VpdPage.LOGICAL_BLOCK_PROVISIONING};
 
     static int execute(TargetCommand cmd, Device dev, int page) {
@@ -31,6 +31,7 @@ final class Vpd {
             case VpdPage.UNIT_SERIAL_NUMBER -> serial(d, dev);
             case VpdPage.DEVICE_IDENTIFICATION -> identification(d, cmd, dev);
             case VpdPage.EXTENDED_INQUIRY_DATA -> extended(d, dev);
+            case io.hostwide.target.xcopy.ThirdPartyCopyVpd.PAGE -> io.hostwide.target.xcopy.ThirdPartyCopyVpd.write(d);
             case VpdPage.BLOCK_LIMITS -> blockLimits(d, dev);
             case VpdPage.BLOCK_DEVICE_CHARACTERISTICS -> characteristics(d, dev);
             case VpdPage.LOGICAL_BLOCK_PROVISIONING -> provisioning(d, dev);
@@ -107,7 +108,7 @@ final class Vpd {
 
     /** SPC-4 §7.8.7: simple task attribute supported; volatile cache supported. */
     private static int extended(byte[] d, Device dev) {
-        d[5] = 0x01; // SIMPSUP; HEADSUP/ORDSUP are announced by the task-attribute layer
+        d[5] = 0x07; // HEADSUP ORDSUP SIMPSUP: io.hostwide.target.ordering implements all three
         d[6] = 0x01; // V_SUP: a volatile cache exists when WCE is on
         return 4 + VpdPage.EXTENDED_INQUIRY_PAGE_LENGTH;
     }
