@@ -1,5 +1,7 @@
 package io.hostwide.cli;
 
+import io.hostwide.cli.bench.BenchCommand;
+import io.hostwide.cli.stat.StatCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,7 +14,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "A multi-queue SCSI storage stack for the JVM.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {BenchCommand.class, StatCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

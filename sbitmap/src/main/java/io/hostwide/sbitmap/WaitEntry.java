@@ -10,6 +10,13 @@ public abstract class WaitEntry {
     /** Managed by the queue implementation; non-null while queued. */
     volatile Object queuedOn;
 
+    /**
+     * Managed by the queue implementation: links entries taken off a wait queue
+     * by one wake-up, so their callbacks run after the queue's lock is released
+     * without allocating a list.
+     */
+    WaitEntry nextFired;
+
     /** True while the entry is registered and has not fired. */
     public final boolean isQueued() {
         return queuedOn != null;

@@ -8,8 +8,11 @@ import java.nio.ByteBuffer;
  * {@link #RETAIN_LIMIT}; larger requests get a one-off buffer that is dropped after the command.
  */
 final class BufferCache {
-    /** Buffers up to this size are kept with the command (1 MiB). */
-    static final int RETAIN_LIMIT = 1 << 20;
+    /**
+     * Buffers up to this size are kept with the command (256 KiB, iSCSI's default MaxBurstLength): a session's
+     * pool of 256 commands then holds at most 64 MiB per direction; larger transfers get one-off buffers.
+     */
+    static final int RETAIN_LIMIT = 256 << 10;
     static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(0);
 
     private ByteBuffer in;

@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Free list of a session's commands: a bounded multi-producer multi-consumer ring (Vyukov's sequence-numbered
  * slots), so that any thread may release a command and any connection thread may take one without a lock and
- * without allocating. When empty, {@link #poll()} returns null and the session creates a fresh command; when full,
- * {@link #offer} refuses and the command is left to the garbage collector.
+ * without allocating. When empty, {@link #poll()} returns null and the session creates a fresh command; when full
+ * (including transiently, while a concurrent poll of a full ring finishes), {@link #offer} refuses and the command
+ * is left to the garbage collector. Sessions size the ring at twice their pool size so that this stays rare.
  */
 final class CommandPool {
     private static final VarHandle SEQ = MethodHandles.arrayElementVarHandle(long[].class);

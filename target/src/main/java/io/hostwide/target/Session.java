@@ -42,7 +42,7 @@ public final class Session implements AutoCloseable {
         this.initiatorName = initiatorName;
         this.initiatorPortName = initiatorPortName;
         this.acl = acl;
-        this.pool = new CommandPool(poolSize);
+        this.pool = new CommandPool(2 * poolSize);
     }
 
     /** A command from the pool (or a new one when the pool is empty), ready for {@link TargetCommand#setup}. */
@@ -125,10 +125,14 @@ public final class Session implements AutoCloseable {
 
     /**
      * Rebuilds the LUN map from the ACL (or the port in demo mode). LUNs kept keep their UA queue; when
-     * {@code announce} is set every kept LUN gets REPORTED LUNS DATA HAS CHANGED (SPC-4 §6.33). New LUNs start
-     * with POWER ON, RESET, OR BUS DEVICE RESET OCCURRED, as a freshly seen logical unit must report.
+     * {@code announce} is set and the inventory changed, every LUN of the nexus gets REPORTED LUNS DATA HAS CHANGED
+     * (SPC-4 §6.33). New LUNs start with POWER ON, RESET, OR BUS DEVICE RESET OCCURRED when the core is configured
+     * to report it.
      */
     synchronized void refreshLuns(boolean announce) {
+        if (closed) {
+            return;
+        }
         SessionLun[] old = luns;
         List<MappedLun> mapped = acl != null ? acl.mappedLuns() : port.demoModeMappings();
         int max = -1;
@@ -136,14 +140,12 @@ public final class Session implements AutoCloseable {
             max = Math.max(max, m.mappedLun());
         }
         SessionLun[] next = new SessionLun[max + 1];
+        boolean changed = false;
         for (MappedLun m : mapped) {
             int n = m.mappedLun();
             SessionLun prev = n < old.length ? old[n] : null;
             if (prev != null && prev.lun() == m.lun() && prev.readOnly() == m.readOnly()) {
                 next[n] = prev;
-                if (announce) {
-                    prev.unitAttentions().add(Asc.REPORTED_LUNS_DATA_HAS_CHANGED);
-                }
             } else {
                 SessionLun sl = new SessionLun(this, n, m.lun(), m.readOnly());
                 if (core.config().powerOnUnitAttention()) {
@@ -151,14 +153,21 @@ public final class Session implements AutoCloseable {
                 }
                 next[n] = sl;
                 m.lun().device().attach(sl);
-                if (prev != null) {
-                    prev.device().detach(prev);
-                }
+                changed = true;
             }
         }
         for (int i = 0; i < old.length; i++) {
             if (old[i] != null && (i >= next.length || next[i] != old[i])) {
                 old[i].device().detach(old[i]);
+                changed = true;
+            }
+        }
+        if (announce && changed) {
+            // SPC-4 §6.33: the inventory this nexus sees changed; tell it on every LUN it still has
+            for (SessionLun l : next) {
+                if (l != null) {
+                    l.unitAttentions().add(Asc.REPORTED_LUNS_DATA_HAS_CHANGED);
+                }
             }
         }
         luns = next;

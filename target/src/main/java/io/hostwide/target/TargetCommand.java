@@ -83,6 +83,9 @@ public final class TargetCommand {
     long cdbTransferLength;
     int gateIndex;
     int gatesPassed;
+    /** Task-attribute gate state (see {@link TaskAttributeGate}) and its intrusive delayed-list link. */
+    int orderingState;
+    TargetCommand parkedNext;
     boolean dataOutMismatch;
 
     // --- task management (SAM-5 §7): submission sequence << 4 | ABORT_* bits ---------------------------------
@@ -378,6 +381,8 @@ public final class TargetCommand {
         gatesPassed = 0;
         aborted = false;
         responseSuppressed = false;
+        orderingState = 0;
+        parkedNext = null;
         cdbTransferLength = 0;
         dataOutMismatch = false;
         dataOut = null;

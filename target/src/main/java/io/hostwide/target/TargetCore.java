@@ -53,7 +53,7 @@ public final class TargetCore implements AutoCloseable {
         gates[GateSlot.UNIT_ATTENTION.ordinal()] = new UnitAttentionGate();
         gates[GateSlot.RESERVATION.ordinal()] = new io.hostwide.target.pr.ReservationGate();
         gates[GateSlot.ALUA.ordinal()] = new io.hostwide.target.alua.AluaGate();
-        gates[GateSlot.TASK_ATTRIBUTE.ordinal()] = new io.hostwide.target.ordering.OrderingGate(this);
+        gates[GateSlot.TASK_ATTRIBUTE.ordinal()] = new TaskAttributeGate(this);
         supportedTaskManagement(io.hostwide.target.tmf.TaskManagement.SUPPORTED);
     }
 
@@ -151,7 +151,7 @@ public final class TargetCore implements AutoCloseable {
 
     private void lunMapChanged(TargetPort port, NodeAcl acl) {
         for (Session s : sessions) {
-            if (s.port() == port && (acl == null || s.acl() == acl || s.acl() == null)) {
+            if (s.port() == port && (acl == null || s.acl() == acl)) {
                 s.refreshLuns(true);
             }
         }

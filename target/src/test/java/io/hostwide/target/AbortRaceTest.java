@@ -83,8 +83,8 @@ class AbortRaceTest {
             assertThat(tmfsAnswered.get()).isEqualTo(tmfsAsked.get());
             assertThat(f.completions).allMatch(d -> d.aborted() ? d.suppressed() : d.status() == ScsiStatus.GOOD);
             assertThat(h.core.taskManagement().pending()).isZero();
-            assertThat(h.device.services().ordering().nonOrdered()).isZero();
-            assertThat(h.device.services().ordering().delayed()).isZero();
+            assertThat(h.device.taskSet().nonOrdered()).isZero();
+            assertThat(h.device.taskSet().delayed()).isZero();
         }
     }
 }

@@ -110,6 +110,10 @@ class PipelineTest {
             assertThat(r.data()).hasSize(16);
             TestFabric.Result tur = h.fabric.run(h.session, wlun, cdb(0, 0, 0, 0, 0, 0), 0, TargetCommand.DIR_NONE, null);
             assertThat(tur.ascAscq()).isEqualTo(Asc.INVALID_COMMAND_OPERATION_CODE);
+            TestFabric.Result inq = h.fabric.run(h.session, wlun, cdb(0x12, 0, 0, 0, 36, 0), 36, TargetCommand.DIR_READ, null);
+            assertThat(inq.data()[0]).isEqualTo((byte) 0x1E); // well-known logical unit
+            TestFabric.Result rs = h.fabric.run(h.session, wlun, cdb(0x03, 0, 0, 0, 18, 0), 18, TargetCommand.DIR_READ, null);
+            assertThat(SenseData.senseKey(rs.data())).isEqualTo(SenseKey.NO_SENSE);
         }
     }
 

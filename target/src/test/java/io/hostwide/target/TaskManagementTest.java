@@ -52,11 +52,11 @@ class TaskManagementTest {
             RecordingFabric.Done d = f.await(b);
             assertThat(d.aborted()).isTrue();
             assertThat(d.suppressed()).as("same nexus: no response is sent").isTrue();
-            assertThat(h.device.services().ordering().delayed()).isZero();
+            assertThat(h.device.taskSet().delayed()).isZero();
             g.release(1);
             assertThat(f.await(a).status()).isEqualTo(ScsiStatus.GOOD);
             assertThat(g.pendingArrivals()).as("the aborted write never reached the backstore").isZero();
-            assertThat(h.device.services().ordering().nonOrdered()).isZero();
+            assertThat(h.device.taskSet().nonOrdered()).isZero();
             assertThat(h.core.taskManagement().abortsComplete()).isEqualTo(1);
         }
     }

@@ -4,7 +4,6 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.target.model.DeviceAttributes;
-import io.hostwide.target.ordering.TaskSetOrdering;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,7 +24,7 @@ class TaskOrderingTest {
         try (Harness h = harness(g)) {
             RecordingFabric f = new RecordingFabric();
             Session s = h.core.openSession(h.port, f, "iqn.2026-12.io.hostwide:o", "iqn.2026-12.io.hostwide:o,i,0x01");
-            TaskSetOrdering o = h.device.services().ordering();
+            TaskSet o = h.device.taskSet();
 
             long a = f.read(s, 1, TaskAttribute.SIMPLE);
             assertThat(g.nextArrival()).isEqualTo(1);
@@ -33,17 +32,18 @@ class TaskOrderingTest {
             long c = f.read(s, 3, TaskAttribute.SIMPLE);
             long d = f.read(s, 4, TaskAttribute.HEAD_OF_QUEUE);
             assertThat(g.nextArrival()).as("HEAD OF QUEUE jumps the parked ORDERED").isEqualTo(4);
-            assertThat(o.parkedCount()).isEqualTo(2);
+            assertThat(o.delayed()).as("B and C parked").isEqualTo(2);
             assertThat(o.nonOrdered()).isEqualTo(2);
 
             g.release(1);                       // A completes; D (HEAD) still runs: B keeps waiting
             f.await(a);
             assertThat(g.pendingArrivals()).isZero();
-            assertThat(o.parkedCount()).isEqualTo(2);
+            assertThat(o.delayed()).isEqualTo(2);
             g.release(1);                       // D completes: B runs alone
             f.await(d);
             assertThat(g.nextArrival()).isEqualTo(2);
-            assertThat(o.parkedCount()).as("C waits behind the running ORDERED").isEqualTo(1);
+            assertThat(o.orderedInProgress()).isTrue();
+            assertThat(o.delayed()).as("C waits behind the running ORDERED, which stays counted").isEqualTo(2);
             g.release(1);
             f.await(b);
             assertThat(g.nextArrival()).isEqualTo(3);
@@ -89,12 +89,12 @@ class TaskOrderingTest {
             for (int i = 0; i < 4; i++) {
                 g.nextArrival(); // all four reach the backstore while none completed
             }
-            assertThat(h.device.services().ordering().nonOrdered()).isEqualTo(4);
+            assertThat(h.device.taskSet().nonOrdered()).isEqualTo(4);
             g.release(4);
             for (long t = 1; t <= 4; t++) {
                 f.await(t);
             }
-            assertThat(h.device.services().ordering().nonOrdered()).isZero();
+            assertThat(h.device.taskSet().nonOrdered()).isZero();
         }
     }
 
@@ -122,7 +122,7 @@ class TaskOrderingTest {
                     TargetCommand.DIR_READ, null);
             assertThat(r.status()).isEqualTo(ScsiStatus.CHECK_CONDITION);
             assertThat(r.ascAscq()).isEqualTo(Asc.INVALID_FIELD_IN_CDB);
-            assertThat(h.device.services().ordering().nonOrdered()).isZero();
+            assertThat(h.device.taskSet().nonOrdered()).isZero();
         }
     }
 }

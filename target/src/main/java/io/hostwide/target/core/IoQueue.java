@@ -4,8 +4,8 @@ import io.hostwide.target.TargetCommand;
 
 /**
  * Where a device runs commands that touch a blocking backstore: a bounded queue (the device's queue_depth) served
- * by I/O threads, so that no network thread ever blocks on storage. Issue #3 wants this bound to be a blk tag set;
- * until the blk module lands, {@link BoundedIoQueue} implements it with a plain bounded queue and worker threads.
+ * by I/O threads, so that no network thread ever blocks on storage. {@link BlkIoQueue} bounds it with a blk tag
+ * set (issue #3); tests may substitute their own.
  */
 public interface IoQueue extends AutoCloseable {
 

@@ -2,19 +2,17 @@ package io.hostwide.target.lu;
 
 import io.hostwide.target.alua.AluaGroups;
 import io.hostwide.target.model.Device;
-import io.hostwide.target.ordering.TaskSetOrdering;
 import io.hostwide.target.pr.PersistentReservations;
 import io.hostwide.target.xcopy.CopyResults;
 
 /**
  * The per-logical-unit state of the layers that sit between the command table and the handlers (LIO keeps them
- * in se_device): persistent and SPC-2 reservations, ALUA target port groups, the task-set ordering counters and
- * held EXTENDED COPY results. One object per {@link Device}, created with it.
+ * in se_device): persistent and SPC-2 reservations, ALUA target port groups and held EXTENDED COPY results (the
+ * task-set ordering state is {@link Device#taskSet()}). One object per {@link Device}, created with it.
  */
 public final class DeviceServices {
     private final PersistentReservations reservations;
     private final AluaGroups alua;
-    private final TaskSetOrdering ordering = new TaskSetOrdering();
     private final CopyResults copyResults = new CopyResults();
 
     public DeviceServices(Device device) {
@@ -25,8 +23,6 @@ public final class DeviceServices {
     public PersistentReservations reservations() { return reservations; }
 
     public AluaGroups alua() { return alua; }
-
-    public TaskSetOrdering ordering() { return ordering; }
 
     public CopyResults copyResults() { return copyResults; }
 }

@@ -3,8 +3,9 @@ package io.hostwide.target.model;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.PeripheralDeviceType;
 import io.hostwide.target.SessionLun;
+import io.hostwide.target.TaskSet;
 import io.hostwide.target.backstore.Backstore;
-import io.hostwide.target.core.BoundedIoQueue;
+import io.hostwide.target.core.BlkIoQueue;
 import io.hostwide.target.core.CommandTable;
 import io.hostwide.target.core.IoQueue;
 import io.hostwide.target.core.ModePages;
@@ -29,6 +30,7 @@ public final class Device implements AutoCloseable {
     private final RangeLock rangeLock = new RangeLock();
     private final TargetPortGroup defaultPortGroup = new TargetPortGroup(0, "default_tg_pt_gp");
     private final List<SessionLun> attached = new CopyOnWriteArrayList<>();
+    private final TaskSet taskSet = new TaskSet();
     private final String unitSerial;
     private final long naa;
     private final io.hostwide.target.lu.DeviceServices services;
@@ -42,7 +44,7 @@ public final class Device implements AutoCloseable {
         this.commandTable = commandTable;
         this.modePages = new ModePages(attributes.writeCacheEnabled());
         this.ioQueue = backstore.blocking()
-                ? new BoundedIoQueue("dev-" + name, attributes.queueDepth(), attributes.ioThreads()) : null;
+                ? new BlkIoQueue("dev-" + name, attributes.queueDepth(), attributes.ioThreads()) : null;
         this.unitSerial = attributes.unitSerial() != null ? attributes.unitSerial() : serialFrom(name);
         this.naa = naaFrom(this.unitSerial);
         this.blockCount = backstore.blockCount();
@@ -88,6 +90,9 @@ public final class Device implements AutoCloseable {
     public IoQueue ioQueue() { return ioQueue; }
 
     public RangeLock rangeLock() { return rangeLock; }
+
+    /** The task set ordering state of this logical unit (task attribute gate). */
+    public TaskSet taskSet() { return taskSet; }
 
     public TargetPortGroup defaultPortGroup() { return defaultPortGroup; }
 

@@ -20,7 +20,7 @@ public final class DeviceAttributes {
     private boolean emulateWriteAtomic = true;
     private boolean emulateSanitize = true;
     private boolean nonRotational = true;
-    private long maxUnmapLbaCount = 8 * 1024 * 1024;
+    private long maxUnmapLbaCount = 0xFFFF_FFFFL; // no limit (libiscsi: a finite value must be <= 1M)
     private long maxUnmapBlockDescriptorCount = 256;
     private long unmapGranularity = 1;
     private long unmapGranularityAlignment = 0;

@@ -73,6 +73,9 @@ final class Unmap {
                     dev.rangeLock().unlockShared(mask, stamps);
                 }
             }
+            if (!dev.modePages().writeCacheEnabled()) {
+                dev.backstore().flush();
+            }
         } catch (IOException e) {
             return cmd.fail(SenseReason.WRITE_ERROR);
         }

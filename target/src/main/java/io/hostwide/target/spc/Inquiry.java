@@ -1,6 +1,7 @@
 package io.hostwide.target.spc;
 
 import io.hostwide.scsi.spec.BigEndian;
+import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.PeripheralDeviceType;
 import io.hostwide.scsi.spec.StandardInquiry;
 import io.hostwide.scsi.spec.VersionDescriptor;
@@ -38,7 +39,9 @@ public final class Inquiry {
     private static int standard(TargetCommand cmd, Device dev) {
         byte[] d = cmd.scratch(StandardInquiry.LENGTH_WITH_DESCRIPTORS);
         TargetPort port = cmd.session().port();
-        if (dev == null) {
+        if (dev == null && LunAddress.decode(cmd.lun()) == LunAddress.DECODED_WLUN_REPORT_LUNS) {
+            d[0] = PeripheralDeviceType.WELL_KNOWN_LU; // SPC-4 §8.1: a well-known LU, qualifier 000b
+        } else if (dev == null) {
             d[0] = (byte) (PeripheralDeviceType.QUALIFIER_NOT_SUPPORTED << 5 | PeripheralDeviceType.UNKNOWN_OR_NONE);
         } else {
             d[0] = (byte) dev.deviceType();

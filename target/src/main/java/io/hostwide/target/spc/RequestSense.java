@@ -1,5 +1,6 @@
 package io.hostwide.target.spc;
 
+import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.target.SenseReason;
 import io.hostwide.target.SessionLun;
 import io.hostwide.target.TargetCommand;
@@ -20,7 +21,9 @@ public final class RequestSense {
         SessionLun sl = cmd.sessionLun();
         Device dev = cmd.device();
         int len;
-        if (sl == null) {
+        if (sl == null && LunAddress.decode(cmd.lun()) == LunAddress.DECODED_WLUN_REPORT_LUNS) {
+            len = TargetCommand.encodeNoSense(d, desc); // the REPORT LUNS well-known LU has nothing to report
+        } else if (sl == null) {
             len = TargetCommand.encodeSenseData(d, SenseReason.LOGICAL_UNIT_NOT_SUPPORTED, 0, desc);
         } else {
             int ua = alloc > 0 ? sl.unitAttentions().poll() : sl.unitAttentions().peek();

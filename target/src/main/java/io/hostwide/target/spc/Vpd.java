@@ -106,9 +106,9 @@ final class Vpd {
         return p + len;
     }
 
-    /** SPC-4 §7.8.7: simple task attribute supported; volatile cache supported. */
+    /** SPC-4 §7.8.7: HEAD OF QUEUE, ORDERED and SIMPLE task attributes supported; volatile cache supported. */
     private static int extended(byte[] d, Device dev) {
-        d[5] = 0x07; // HEADSUP ORDSUP SIMPSUP: io.hostwide.target.ordering implements all three
+        d[5] = 0x07; // HEADSUP | ORDSUP | SIMPSUP (TaskAttributeGate)
         d[6] = 0x01; // V_SUP: a volatile cache exists when WCE is on
         return 4 + VpdPage.EXTENDED_INQUIRY_PAGE_LENGTH;
     }

@@ -3,10 +3,12 @@ package io.hostwide.target.tmf;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.SenseKey;
+import io.hostwide.target.GateSlot;
 import io.hostwide.target.Session;
 import io.hostwide.target.SessionLun;
 import io.hostwide.target.TargetCommand;
 import io.hostwide.target.TargetCore;
+import io.hostwide.target.TaskAttributeGate;
 import io.hostwide.target.model.Device;
 import io.hostwide.target.model.Lun;
 import io.hostwide.target.model.ScsiTarget;
@@ -138,8 +140,10 @@ public final class TaskManagement {
                 }
             }
         }
-        for (Device d : touched) {
-            d.services().ordering().abortParked(core);
+        if (core.gate(GateSlot.TASK_ATTRIBUTE) instanceof TaskAttributeGate g) {
+            for (Device d : touched) {
+                g.abortParked(d);
+            }
         }
         effects.run();
         op.arm();

@@ -1,0 +1,53 @@
+package io.hostwide.blk;
+
+/**
+ * The driver SPI ({@code struct blk_mq_ops}). Only {@link #queueRq} is required.
+ *
+ * <p>Budget tokens are owned by the block layer: it takes one before dequeueing a
+ * request (when {@link #hasBudget()}), stores it in the request, and returns it
+ * itself when the request is handed back (RESOURCE/DEV_RESOURCE), ended with an
+ * error, left over after a partial dispatch, or freed after completion. A driver
+ * never calls {@link #putBudget} on its own requests.
+ */
+public interface BlkMqOps {
+
+    /**
+     * Issues {@code rq}; the driver calls {@link Request#start()} before handing it
+     * to hardware and later {@link Request#complete(BlkStatus)} from any thread.
+     *
+     * @param last true when no further request follows in this batch (the driver may ring its doorbell)
+     * @return OK (accepted), RESOURCE / DEV_RESOURCE (handed back, not started, or
+     *         started and to be re-issued), or an error status which ends the request
+     */
+    BlkStatus queueRq(Hctx hctx, Request rq, boolean last);
+
+    /** Rings the doorbell for requests queued with {@code last == false} ({@code commit_rqs}). */
+    default void commitRqs(Hctx hctx) {
+    }
+
+    /** True if {@link #getBudget}/{@link #putBudget} are implemented (both or neither). */
+    default boolean hasBudget() {
+        return false;
+    }
+
+    /** A budget token (≥ 0) for one request of {@code q}, or -1 when the device is busy. */
+    default int getBudget(RequestQueue q) {
+        return 0;
+    }
+
+    default void putBudget(RequestQueue q, int token) {
+    }
+
+    /** A request exceeded its deadline ({@code timeout} op); default is to let it run on. */
+    default TimeoutAction timeout(Request rq) {
+        return TimeoutAction.RESET_TIMER;
+    }
+
+    /** Once per preallocated request, at tag-set creation ({@code init_request}); sets {@link Request#pdu}. */
+    default void initRequest(Request rq) {
+    }
+
+    /** Undoes {@link #initRequest} when a tag set is freed or its creation fails. */
+    default void exitRequest(Request rq) {
+    }
+}

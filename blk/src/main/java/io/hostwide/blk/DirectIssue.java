@@ -1,0 +1,109 @@
+package io.hostwide.blk;
+
+/**
+ * Direct issue ({@code blk_mq_try_issue_directly}, {@code blk_mq_issue_direct}):
+ * without a scheduler and while the driver is not pushing back, a request goes
+ * from the submitter straight to {@code queue_rq}, skipping the software queues.
+ */
+final class DirectIssue {
+    private DirectIssue() {
+    }
+
+    /** One request with {@code last = true}. */
+    static void issueOne(Hctx h, Request rq) {
+        BlkStatus ret;
+        h.enterDispatch();
+        try {
+            ret = issue(h, rq, true);
+        } finally {
+            h.exitDispatch();
+        }
+        finish(h, rq, ret);
+    }
+
+    /** A plug's worth, one hctx; on the first refusal the rest are inserted and the queue run. */
+    static void issueList(Hctx h, RqList list) {
+        RequestQueue q = h.q;
+        BlkMqOps ops = q.set.ops;
+        int queued = 0;
+        Request refused = null;
+        BlkStatus refusal = BlkStatus.OK;
+        h.enterDispatch();
+        try {
+            for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
+                BlkStatus ret = issue(h, rq, list.isEmpty());
+                if (ret == BlkStatus.OK) {
+                    queued++;
+                } else if (ret == null || ret.isResource()) {
+                    refused = rq;
+                    refusal = ret;
+                    break;
+                } else {
+                    q.endRequestNotStarted(rq, ret);
+                }
+            }
+            if (refused != null && queued > 0) {
+                ops.commitRqs(h);
+            }
+        } finally {
+            h.exitDispatch();
+        }
+        if (refused != null) {
+            if (refusal == null) {
+                q.insertRequest(refused, false);
+            } else {
+                q.bypassInsert(refused, false);
+            }
+            for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
+                q.insertRequest(rq, false);
+            }
+            Dispatcher.runHwQueue(h, false);
+        }
+    }
+
+    /**
+     * {@code __blk_mq_issue_directly}; returns null when the request could not be
+     * handed to the driver at all (stopped, quiesced, no budget, no driver tag).
+     * Caller is inside the dispatch section.
+     */
+    private static BlkStatus issue(Hctx h, Request rq, boolean last) {
+        RequestQueue q = h.q;
+        if (q.isQuiesced() || h.testState(Hctx.S_STOPPED)) {
+            return null;
+        }
+        int token = Budget.take(q);
+        if (token == Budget.NONE) {
+            return null;
+        }
+        rq.budgetToken = token;
+        if (!TagAlloc.getDriverTag(rq)) {
+            Budget.releaseOf(rq);
+            return null;
+        }
+        BlkStatus ret = q.set.ops.queueRq(h, rq, last);
+        if (ret == BlkStatus.OK) {
+            h.dispatched.inc();
+            Dispatcher.updateDispatchBusy(h, false);
+        } else if (ret.isResource()) {
+            Dispatcher.updateDispatchBusy(h, true);
+            Dispatcher.handBack(rq);
+        }
+        return ret;
+    }
+
+    private static void finish(Hctx h, Request rq, BlkStatus ret) {
+        if (ret == BlkStatus.OK) {
+            return;
+        }
+        RequestQueue q = h.q;
+        if (ret == null) {
+            q.insertRequest(rq, false);
+            Dispatcher.runHwQueue(h, false);
+        } else if (ret.isResource()) {
+            q.bypassInsert(rq, false);
+            Dispatcher.runHwQueue(h, false);
+        } else {
+            q.endRequestNotStarted(rq, ret);
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package io.hostwide.blk;
+
+import io.hostwide.blk.exec.DelayedWork;
+import io.hostwide.sbitmap.SbitmapQueue;
+import io.hostwide.sbitmap.WaitEntry;
+import io.hostwide.sbitmap.WaitIndex;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A hardware dispatch queue ({@code struct blk_mq_hw_ctx}): the dispatch list,
+ * state bits, the ctx_map of software queues with pending work, {@code nr_active}
+ * for fair sharing, the {@code dispatch_wait} callback entry with its wait index,
+ * the {@code dispatch_busy} EWMA and the run work item.
+ */
+public final class Hctx {
+    // state bits (BLK_MQ_S_*)
+    public static final int S_STOPPED = 1;
+    public static final int S_TAG_ACTIVE = 2;
+    public static final int S_SCHED_RESTART = 4;
+    public static final int S_INACTIVE = 8;
+
+    private static final VarHandle STATE;
+    private static final VarHandle NR_ACTIVE;
+    private static final VarHandle DISPATCHERS;
+    private static final VarHandle COUNTER;
+    private static final VarHandle CTX_MAP = MethodHandles.arrayElementVarHandle(long[].class);
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(Hctx.class, "state", int.class);
+            NR_ACTIVE = l.findVarHandle(Hctx.class, "nrActive", int.class);
+            DISPATCHERS = l.findVarHandle(Hctx.class, "dispatchers", int.class);
+            COUNTER = l.findVarHandle(Counters.class, "v", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final RequestQueue q;
+    final int queueNum;
+    final Tags tags;
+    /** Scheduler tags (per hctx, or the queue's single pool with host-wide tags); null with {@code none}. */
+    Tags schedTags;
+    /** Requests that bypass or came back from the driver; guarded by itself. */
+    final RqList dispatch = new RqList();
+    Ctx[] ctxs = new Ctx[0];
+    long[] ctxMap = new long[1];
+    final DispatchWait dispatchWait = new DispatchWait();
+    final WaitIndex waitIndex = new WaitIndex();
+    /** The bitmap {@link #dispatchWait} is queued on, for removal. */
+    volatile SbitmapQueue dispatchWaitOn;
+    /** EWMA of "the driver pushed back"; racy updates, like the kernel's WRITE_ONCE. */
+    volatile int dispatchBusy;
+    /** Next ctx for one-at-a-time dispatch ({@code dispatch_from}); dispatch-local, racy. */
+    int dispatchFrom;
+    final DelayedWork runWork;
+    final Counters run = new Counters();
+    final Counters queued = new Counters();
+    final Counters dispatched = new Counters();
+
+    @SuppressWarnings("unused") private volatile int state;
+    /** Copy of the set flags plus TAG_QUEUE_SHARED. Written under the tag set's tag_list lock. */
+    volatile int flags;
+    @SuppressWarnings("unused") private volatile int nrActive;
+    /** Threads inside dispatch for this hctx; quiesce waits for it to drop to zero. */
+    @SuppressWarnings("unused") private volatile int dispatchers;
+
+    Hctx(RequestQueue q, int queueNum, Tags tags, int flags) {
+        this.q = q;
+        this.queueNum = queueNum;
+        this.tags = tags;
+        this.flags = flags;
+        this.runWork = q.kblockd.newWork(q.name + "/hctx" + queueNum + "/run", () -> Dispatcher.runWork(this));
+    }
+
+    public int queueNum() {
+        return queueNum;
+    }
+
+    public RequestQueue queue() {
+        return q;
+    }
+
+    /** The driver tags this hctx allocates from. */
+    public Tags tags() {
+        return tags;
+    }
+
+    public int flags() {
+        return flags;
+    }
+
+    public int state() {
+        return (int) STATE.getAcquire(this);
+    }
+
+    public int nrActive() {
+        return (int) NR_ACTIVE.getAcquire(this);
+    }
+
+    public int dispatchBusy() {
+        return dispatchBusy;
+    }
+
+    boolean testState(int bit) {
+        return (state() & bit) != 0;
+    }
+
+    /** {@code test_and_set_bit}: full-fence RMW; returns whether the bit was already set. */
+    boolean testAndSetState(int bit) {
+        return ((int) STATE.getAndBitwiseOr(this, bit) & bit) != 0;
+    }
+
+    /** {@code test_and_clear_bit}: full-fence RMW; returns whether the bit was set. */
+    boolean testAndClearState(int bit) {
+        return ((int) STATE.getAndBitwiseAnd(this, ~bit) & bit) != 0;
+    }
+
+    void addNrActive(int delta) {
+        NR_ACTIVE.getAndAdd(this, delta);
+    }
+
+    /** SRCU-style read side: entered around every dispatch; a volatile RMW, so it orders with the quiesced check. */
+    void enterDispatch() {
+        DISPATCHERS.getAndAdd(this, 1);
+    }
+
+    void exitDispatch() {
+        DISPATCHERS.getAndAdd(this, -1);
+    }
+
+    int dispatchers() {
+        return (int) DISPATCHERS.getVolatile(this);
+    }
+
+    void markCtxPending(int bit) {
+        long m = 1L << (bit & 63);
+        // Plain test first to avoid dirtying the line when already set (kernel does the same).
+        if (((long) CTX_MAP.getOpaque(ctxMap, bit >>> 6) & m) == 0) {
+            CTX_MAP.getAndBitwiseOr(ctxMap, bit >>> 6, m);
+        }
+    }
+
+    void clearCtxPending(int bit) {
+        long m = 1L << (bit & 63);
+        if (((long) CTX_MAP.getOpaque(ctxMap, bit >>> 6) & m) != 0) {
+            CTX_MAP.getAndBitwiseAnd(ctxMap, bit >>> 6, ~m);
+        }
+    }
+
+    boolean anyCtxPending() {
+        for (int i = 0; i < ctxMap.length; i++) {
+            if ((long) CTX_MAP.getAcquire(ctxMap, i) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean isCtxPending(int bit) {
+        return ((long) CTX_MAP.getAcquire(ctxMap, bit >>> 6) & (1L << (bit & 63))) != 0;
+    }
+
+    boolean dispatchListNonEmpty() {
+        synchronized (dispatch) {
+            return !dispatch.isEmpty();
+        }
+    }
+
+    /** {@code blk_mq_hctx_has_pending}: dispatch list, any ctx, or the scheduler. */
+    boolean hasPending() {
+        if (dispatchListNonEmpty() || anyCtxPending()) {
+            return true;
+        }
+        return q.elevator != null && q.elevator.hasWork(this);
+    }
+
+    /** {@code blk_mq_run_hw_queue}: dispatch now on this thread, or on kblockd when {@code async}. */
+    public void runHwQueue(boolean async) {
+        Dispatcher.runHwQueue(this, async);
+    }
+
+    /** {@code blk_mq_delay_run_hw_queue}: "modify" semantics, a new call moves a pending run. */
+    public void delayRunHwQueue(long delayMillis) {
+        if (testState(S_STOPPED)) {
+            return;
+        }
+        runWork.mod(delayMillis * 1_000_000L);
+    }
+
+    /** {@code blk_mq_stop_hw_queue}: no run, inline or delayed, until started. */
+    public void stop() {
+        runWork.cancel();
+        testAndSetState(S_STOPPED);
+    }
+
+    /** {@code blk_mq_start_hw_queue} / {@code start_stopped}: clears STOPPED and runs the queue asynchronously. */
+    public void start() {
+        testAndClearState(S_STOPPED);
+        runHwQueue(true);
+    }
+
+    public boolean isStopped() {
+        return testState(S_STOPPED);
+    }
+
+    /** The non-exclusive tag-wait entry ({@code hctx->dispatch_wait}, {@code blk_mq_dispatch_wake}). */
+    final class DispatchWait extends WaitEntry {
+        @Override
+        protected void wake() {
+            dispatchWaitOn = null;
+            runHwQueue(true);
+        }
+    }
+
+    /** A contended-safe counter; atomic adds, opaque reads (statistics only). */
+    static final class Counters {
+        @SuppressWarnings("unused") private volatile long v;
+
+        void inc() {
+            COUNTER.getAndAdd(this, 1L);
+        }
+
+        void add(long n) {
+            if (n != 0) {
+                COUNTER.getAndAdd(this, n);
+            }
+        }
+
+        long get() {
+            return (long) COUNTER.getOpaque(this);
+        }
+    }
+}

@@ -1,0 +1,258 @@
+package io.hostwide.blk;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+
+/**
+ * One preallocated request slot ({@code struct request}), bound for life to one
+ * tag of one {@link Tags} pool and reused by every I/O that gets that tag.
+ *
+ * <h2>State</h2>
+ * {@code state} packs the kernel's {@code rq->state} (IDLE / IN_FLIGHT / COMPLETE),
+ * the {@code RQF_TIMED_OUT} flag and a generation that advances on every free, so a
+ * late completion of a previous use can be told apart ({@link #completeIfGeneration}).
+ * Completion is a CAS IN_FLIGHT→COMPLETE racing the timeout path: exactly one
+ * caller ends the request.
+ */
+public final class Request {
+    static final int IDLE = 0;
+    static final int IN_FLIGHT = 1;
+    static final int COMPLETE = 2;
+    static final int STATE_MASK = 3;
+    static final int TIMED_OUT = 4;
+    static final int GEN_UNIT = 8;
+
+    // rq_flags
+    static final int RQF_SCHED_TAGS = 1;
+    static final int RQF_MQ_INFLIGHT = 2;
+    static final int RQF_DONTPREP = 4;
+    static final int RQF_RESERVED = 8;
+    static final int RQF_USE_SCHED = 16;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Request.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The pool that owns this slot (driver tags without a scheduler, else the scheduler tags). */
+    final Tags pool;
+    /** This slot's index in {@link #pool}, which is the tag it is allocated with. */
+    final int poolTag;
+
+    int tag = -1;
+    int internalTag = -1;
+    int rqFlags;
+    int budgetToken = -1;
+    RequestQueue q;
+    Ctx ctx;
+    Hctx hctx;
+
+    ReqOp op;
+    long offset;
+    int length;
+    ByteBuffer buffer;
+    IoCallback callback;
+    long userData;
+    long timeoutNanos;
+    /** Written before the release CAS in {@link #start()}, read after the acquire read of state. */
+    long deadline;
+    /** Intrusive link for {@link RqList}. */
+    Request next;
+    /** A second link the driver may use for its own lists while it owns the request. */
+    public Request driverNext;
+    /** Driver-private data set by {@link BlkMqOps#initRequest} ({@code cmd_size} PDU). */
+    public Object pdu;
+    /** Elevator-private data, set by the scheduler while it holds the request. */
+    public Object elvPriv;
+    /** Elevator-private numbers (FIFO deadline, sort key …). */
+    public long elvKey;
+
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile int state;
+
+    Request(Tags pool, int poolTag) {
+        this.pool = pool;
+        this.poolTag = poolTag;
+    }
+
+    public ReqOp op() {
+        return op;
+    }
+
+    /** Byte offset on the device. */
+    public long offset() {
+        return offset;
+    }
+
+    /** Bytes to transfer (or to discard). */
+    public int length() {
+        return length;
+    }
+
+    /** The caller's buffer: data lives at {@code buffer.position() .. +length}; its position is never moved. */
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    /** Driver tag, or -1. */
+    public int tag() {
+        return tag;
+    }
+
+    /** Scheduler tag, or -1. */
+    public int internalTag() {
+        return internalTag;
+    }
+
+    /** {@code blk_mq_unique_tag}: (hardware queue << 16) | tag. */
+    public int uniqueTag() {
+        return (hctx.queueNum << 16) | (tag & 0xffff);
+    }
+
+    public RequestQueue queue() {
+        return q;
+    }
+
+    public Hctx hctx() {
+        return hctx;
+    }
+
+    public boolean isReserved() {
+        return (rqFlags & RQF_RESERVED) != 0;
+    }
+
+    /** Marks the request as prepared by the driver ({@code RQF_DONTPREP}); a requeue keeps it so. */
+    public void setDontPrep() {
+        rqFlags |= RQF_DONTPREP;
+    }
+
+    public boolean isDontPrep() {
+        return (rqFlags & RQF_DONTPREP) != 0;
+    }
+
+    /** The generation of the current use; pass it to {@link #completeIfGeneration}. */
+    public int generation() {
+        return stateAcquire() >>> 3;
+    }
+
+    public boolean isInFlight() {
+        return (stateAcquire() & STATE_MASK) == IN_FLIGHT;
+    }
+
+    public boolean isTimedOut() {
+        return (stateAcquire() & TIMED_OUT) != 0;
+    }
+
+    /** Deadline on the tag set's clock, while in flight. */
+    public long deadline() {
+        return deadline;
+    }
+
+    /** Per-request timeout in nanoseconds (defaults to the queue's). */
+    public void setTimeoutNanos(long nanos) {
+        if (nanos <= 0) {
+            throw new IllegalArgumentException("timeout must be > 0 ns, got " + nanos);
+        }
+        timeoutNanos = nanos;
+    }
+
+    /**
+     * {@code blk_mq_start_request}: IDLE → IN_FLIGHT, arms the deadline. The driver
+     * calls this once in {@link BlkMqOps#queueRq} before the device can complete it.
+     */
+    public void start() {
+        int s = stateAcquire();
+        if ((s & STATE_MASK) != IDLE) {
+            throw new IllegalStateException("start() on a request that is not idle (state=" + (s & STATE_MASK) + ")");
+        }
+        deadline = q.kblockd.nanoTime() + timeoutNanos;
+        // Release: publishes deadline; pairs with the acquire read of state in the timeout scan.
+        STATE.setRelease(this, (s & ~STATE_MASK) | IN_FLIGHT);
+        q.timeouts.addTimer(deadline);
+    }
+
+    /**
+     * {@code blk_mq_complete_request} + end: completes the current use with
+     * {@code status}. Returns false (and does nothing) if the request is not in
+     * flight, i.e. it already completed or the timeout path completed it.
+     */
+    public boolean complete(BlkStatus status) {
+        if (!markComplete(-1)) {
+            return false;
+        }
+        q.endRequest(this, status);
+        return true;
+    }
+
+    /** As {@link #complete} but only if the request is still in use {@code generation}. */
+    public boolean completeIfGeneration(int generation, BlkStatus status) {
+        if (!markComplete(generation)) {
+            return false;
+        }
+        q.endRequest(this, status);
+        return true;
+    }
+
+    /**
+     * {@code blk_mq_requeue_request}: hands an issued request back; it goes to the
+     * head of its hctx's dispatch list. With {@code kick} the requeue work runs now,
+     * otherwise at the next {@link RequestQueue#kickRequeueList()}.
+     */
+    public void requeue(boolean kick) {
+        q.requeueRequest(this, kick);
+    }
+
+    /** CAS IN_FLIGHT (with or without TIMED_OUT) → COMPLETE; the race with the timeout path. */
+    boolean markComplete(int generation) {
+        for (;;) {
+            int s = stateAcquire();
+            if ((s & STATE_MASK) != IN_FLIGHT || (generation >= 0 && (s >>> 3) != generation)) {
+                return false;
+            }
+            // Acq/rel CAS: the winner sees the starter's writes and publishes COMPLETE to the loser.
+            if (STATE.compareAndSet(this, s, (s & ~(STATE_MASK | TIMED_OUT)) | COMPLETE)) {
+                return true;
+            }
+        }
+    }
+
+    /** Timeout path: IN_FLIGHT → IN_FLIGHT|TIMED_OUT for generation of {@code seen}. */
+    boolean markTimedOut(int seen) {
+        return STATE.compareAndSet(this, seen, seen | TIMED_OUT);
+    }
+
+    /** After RESET_TIMER: clears TIMED_OUT if the request is still in the same use and in flight. */
+    void clearTimedOut() {
+        for (;;) {
+            int s = stateAcquire();
+            if ((s & (STATE_MASK | TIMED_OUT)) != (IN_FLIGHT | TIMED_OUT)) {
+                return;
+            }
+            if (STATE.compareAndSet(this, s, s & ~TIMED_OUT)) {
+                return;
+            }
+        }
+    }
+
+    /** Back to IDLE at the next generation (free, or hand-back for re-issue). */
+    void setIdleNextGeneration() {
+        int s = stateAcquire();
+        // Release: a completer's CAS (acquire) on the next use sees all writes of this one.
+        STATE.setRelease(this, ((s >>> 3) + 1) << 3);
+    }
+
+    int stateAcquire() {
+        return (int) STATE.getAcquire(this);
+    }
+
+    @Override
+    public String toString() {
+        return "Request[tag=" + tag + ", sched_tag=" + internalTag + ", op=" + op + ", state=" + (stateAcquire() & STATE_MASK) + "]";
+    }
+}

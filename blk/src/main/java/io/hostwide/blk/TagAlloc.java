@@ -1,0 +1,272 @@
+package io.hostwide.blk;
+
+import io.hostwide.sbitmap.SbitmapQueue;
+
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Tag allocation and fair sharing (blk-mq-tag.c, digest §2.4, §2.7, §2.11):
+ * {@code blk_mq_tag_busy/idle}, {@code hctx_may_queue}, {@code blk_mq_get_tag},
+ * driver tags at dispatch and {@code blk_mq_mark_tag_wait}.
+ */
+final class TagAlloc {
+    /** The fair share never drops below this many tags per active queue. */
+    static final int MIN_FAIR_SHARE = 4;
+
+    private TagAlloc() {
+    }
+
+    static boolean queueShared(Hctx h) {
+        return (h.flags & TagSetFlags.TAG_QUEUE_SHARED) != 0;
+    }
+
+    /**
+     * {@code blk_mq_tag_busy}: marks the hctx (or, with host-wide tags, the queue)
+     * active on its first driver-tag use and counts it in {@code active_queues}.
+     * A plain test precedes the RMW so the common case does not dirty the line.
+     */
+    static void tagBusy(Hctx h) {
+        if (h.q.set.hostTagset) {
+            if (h.q.isHctxActive() || h.q.testAndSetHctxActive()) {
+                return;
+            }
+        } else if (h.testState(Hctx.S_TAG_ACTIVE) || h.testAndSetState(Hctx.S_TAG_ACTIVE)) {
+            return;
+        }
+        h.tags.incActiveQueues();
+    }
+
+    /** {@code blk_mq_tag_idle}: the inverse, waking every waiter since the other slices grew. */
+    static void tagIdle(Hctx h) {
+        if (h.q.set.hostTagset) {
+            if (!h.q.testAndClearHctxActive()) {
+                return;
+            }
+        } else if (!h.testAndClearState(Hctx.S_TAG_ACTIVE)) {
+            return;
+        }
+        h.tags.decActiveQueues();
+    }
+
+    /** {@code hctx_may_queue}: allowed = max(ceil(depth / active_queues), 4). */
+    static boolean mayQueue(Hctx h, SbitmapQueue bt) {
+        if (!queueShared(h)) {
+            return true;
+        }
+        RequestQueue q = h.q;
+        if (q.set.hostTagset) {
+            if (!q.isHctxActive()) {
+                return true;
+            }
+        } else if (!h.testState(Hctx.S_TAG_ACTIVE)) {
+            return true;
+        }
+        int depth = bt.depth();
+        if (depth <= 1) {
+            return true;
+        }
+        int users = h.tags.activeQueues();
+        if (users == 0) {
+            return true;
+        }
+        int allowed = Math.max((depth + users - 1) / users, MIN_FAIR_SHARE);
+        return activeRequests(h) < allowed;
+    }
+
+    static int activeRequests(Hctx h) {
+        return h.q.set.hostTagset ? h.q.nrActiveShared() : h.nrActive();
+    }
+
+    private static void incActive(Hctx h) {
+        if (h.q.set.hostTagset) {
+            h.q.addNrActiveShared(1);
+        } else {
+            h.addNrActive(1);
+        }
+    }
+
+    static void decActive(Hctx h) {
+        if (h.q.set.hostTagset) {
+            h.q.addNrActiveShared(-1);
+        } else {
+            h.addNrActive(-1);
+        }
+    }
+
+    /** One non-blocking attempt from the pool a new request comes from. */
+    private static int tryGetTag(Hctx h, Ctx ctx, boolean reserved, boolean sched, int shallow) {
+        Tags tags = sched ? h.schedTags : h.tags;
+        if (reserved) {
+            return tags.tryGet(true, ctx.index);
+        }
+        // Fair share applies to driver tags only (RQF_SCHED_TAGS allocations skip it).
+        if (!sched && !mayQueue(h, tags.bitmapTags)) {
+            return -1;
+        }
+        return shallow > 0 ? tags.tryGetShallow(ctx.index, shallow) : tags.tryGet(false, ctx.index);
+    }
+
+    /**
+     * {@code __blk_mq_alloc_requests} + {@code blk_mq_get_tag}: a request with a
+     * scheduler tag (elevator) or a driver tag (none). Waits for a tag unless
+     * {@code nowait}; returns null when none could be had (NOWAIT, or interrupted).
+     */
+    static Request allocRequest(Hctx h, Ctx ctx, ReqOp op, boolean reserved, boolean nowait, TagWaiter waiter) {
+        RequestQueue q = h.q;
+        IoScheduler e = q.elevator;
+        boolean sched = e != null;
+        int shallow = sched && !reserved ? e.limitDepth(op) : 0;
+        if (!sched && queueShared(h) && !reserved) {
+            tagBusy(h);
+        }
+        int tag = tryGetTag(h, ctx, reserved, sched, shallow);
+        if (tag < 0) {
+            if (nowait) {
+                return null;
+            }
+            tag = waitForTag(h, ctx, reserved, sched, shallow, waiter);
+            if (tag < 0) {
+                return null;
+            }
+        }
+        Tags pool = sched ? h.schedTags : h.tags;
+        Request rq = pool.staticRqs[tag];
+        rq.q = q;
+        rq.ctx = ctx;
+        rq.hctx = h;
+        rq.rqFlags = reserved ? Request.RQF_RESERVED : 0;
+        rq.budgetToken = -1;
+        if (sched) {
+            rq.internalTag = tag;
+            rq.tag = -1;
+            rq.rqFlags |= Request.RQF_SCHED_TAGS | Request.RQF_USE_SCHED;
+        } else {
+            rq.internalTag = -1;
+            rq.tag = tag;
+            if (queueShared(h) && !reserved) {
+                rq.rqFlags |= Request.RQF_MQ_INFLIGHT;
+                incActive(h);
+            }
+        }
+        return rq;
+    }
+
+    /** The sleeping loop of {@code blk_mq_get_tag}: run the queue, retry, register, retry, sleep. */
+    private static int waitForTag(Hctx h, Ctx ctx, boolean reserved, boolean sched, int shallow, TagWaiter waiter) {
+        Tags tags = sched ? h.schedTags : h.tags;
+        SbitmapQueue bt = tags.bitmapFor(reserved);
+        if (bt == null) {
+            return -1;   // no reserved tags configured
+        }
+        for (;;) {
+            // Pending dispatches may free tags.
+            Dispatcher.runHwQueue(h, false);
+            int tag = tryGetTag(h, ctx, reserved, sched, shallow);
+            if (tag >= 0) {
+                return tag;
+            }
+            waiter.arm();
+            bt.addWaitQueue(waiter, h.waitIndex);
+            // Re-check after registering: a free between the last try and the
+            // registration would otherwise be missed.
+            tag = tryGetTag(h, ctx, reserved, sched, shallow);
+            if (tag >= 0) {
+                bt.removeWaitQueue(waiter);
+                return tag;
+            }
+            while (waiter.isQueued()) {
+                LockSupport.park(waiter);
+                if (Thread.currentThread().isInterrupted()) {
+                    bt.removeWaitQueue(waiter);
+                    return -1;
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code blk_mq_get_driver_tag}: a request from the scheduler gets its driver
+     * tag here (fair share applies); every request is published in {@code rqs[]}.
+     */
+    static boolean getDriverTag(Request rq) {
+        Hctx h = rq.hctx;
+        if (rq.tag < 0) {
+            boolean reserved = (rq.rqFlags & Request.RQF_RESERVED) != 0;
+            boolean shared = queueShared(h);
+            int hint = rq.ctx.index;
+            int tag;
+            if (reserved) {
+                tag = h.tags.tryGet(true, hint);
+            } else {
+                if (shared) {
+                    tagBusy(h);
+                }
+                if (!mayQueue(h, h.tags.bitmapTags)) {
+                    return false;
+                }
+                tag = h.tags.tryGet(false, hint);
+            }
+            if (tag < 0) {
+                return false;
+            }
+            rq.tag = tag;
+            if (shared && !reserved) {
+                rq.rqFlags |= Request.RQF_MQ_INFLIGHT;
+                incActive(h);
+            }
+        }
+        h.tags.setRq(rq.tag, rq);
+        return true;
+    }
+
+    /** {@code blk_mq_put_driver_tag}: only a request that also holds a scheduler tag gives its driver tag back early. */
+    static void putDriverTag(Request rq) {
+        if (rq.tag < 0 || rq.internalTag < 0) {
+            return;
+        }
+        releaseDriverTag(rq);
+    }
+
+    /** Gives the driver tag back, undoing the nr_active count. */
+    static void releaseDriverTag(Request rq) {
+        Hctx h = rq.hctx;
+        int tag = rq.tag;
+        rq.tag = -1;
+        if ((rq.rqFlags & Request.RQF_MQ_INFLIGHT) != 0) {
+            rq.rqFlags &= ~Request.RQF_MQ_INFLIGHT;
+            decActive(h);
+        }
+        h.tags.put(tag, rq.ctx.index);
+    }
+
+    /**
+     * {@code blk_mq_mark_tag_wait}. Unshared tags: set SCHED_RESTART (a completion
+     * on this hctx re-runs it) and retry once. Shared tags (another queue, or with
+     * host-wide tags another hctx, may free the tag): queue the non-exclusive
+     * {@code dispatch_wait} entry on the bitmap, then retry, so a tag freed
+     * anywhere re-runs this hctx (Kemeng Shi's fix for host-wide tags).
+     */
+    static boolean markTagWait(Hctx h, Request rq) {
+        if (!queueShared(h) && !h.q.set.hostTagset) {
+            Dispatcher.markRestart(h);
+            return getDriverTag(rq);
+        }
+        if (h.dispatchWait.isQueued()) {
+            return false;
+        }
+        SbitmapQueue sbq = h.tags.bitmapFor((rq.rqFlags & Request.RQF_RESERVED) != 0);
+        h.dispatchWaitOn = sbq;
+        if (!sbq.addWaitQueue(h.dispatchWait, h.waitIndex)) {
+            return false;   // another dispatcher of this hctx queued it first
+        }
+        // Full barrier: orders the registration before the re-check; pairs with
+        // the barrier in the bitmap's wake-up path after a bit is cleared.
+        VarHandle.fullFence();
+        if (!getDriverTag(rq)) {
+            return false;
+        }
+        sbq.removeWaitQueue(h.dispatchWait);
+        return true;
+    }
+}

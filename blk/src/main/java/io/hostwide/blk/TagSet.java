@@ -1,0 +1,180 @@
+package io.hostwide.blk;
+
+import io.hostwide.blk.exec.Kblockd;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A driver instance's tag set ({@code struct blk_mq_tag_set}), shared by all of its
+ * request queues: per-hctx {@link Tags}, or one host-wide {@link Tags} for all
+ * hctxs with {@link TagSetFlags#TAG_HCTX_SHARED}. Adding a second queue sets
+ * {@link TagSetFlags#TAG_QUEUE_SHARED} on every hctx (fair sharing on); going back
+ * to one clears it.
+ *
+ * <p>The kernel freezes the queues while flipping TAG_QUEUE_SHARED so nr_active
+ * stays consistent; here each request remembers whether it was counted
+ * ({@code RQF_MQ_INFLIGHT}), so the flag can change under I/O without a freeze.
+ */
+public final class TagSet implements AutoCloseable {
+    final TagSetConfig config;
+    final BlkMqOps ops;
+    final Kblockd kblockd;
+    final boolean hostTagset;
+    /** One per hctx index; every element is {@link #sharedTags} with host-wide tags. */
+    final Tags[] tags;
+    final Tags sharedTags;
+    private final List<Tags> allocated = new ArrayList<>();
+    private final CopyOnWriteArrayList<RequestQueue> tagList = new CopyOnWriteArrayList<>();
+    private boolean closed;
+
+    /**
+     * {@code blk_mq_alloc_tag_set}. On failure everything taken so far is released
+     * ({@link BlkMqOps#exitRequest} for every initialised request) and the error propagates.
+     */
+    public TagSet(TagSetConfig config, BlkMqOps ops, Kblockd kblockd) {
+        this.config = config;
+        this.ops = ops;
+        this.kblockd = kblockd;
+        this.hostTagset = config.hostTagset();
+        this.tags = new Tags[config.nrHwQueues()];
+        try {
+            if (hostTagset) {
+                sharedTags = newTags(config.queueDepth(), config.reservedTags());
+                java.util.Arrays.fill(tags, sharedTags);
+            } else {
+                sharedTags = null;
+                for (int i = 0; i < tags.length; i++) {
+                    tags[i] = newTags(config.queueDepth(), config.reservedTags());
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            releaseAll();
+            throw e;
+        }
+    }
+
+    /** A tag space with its request pool, each request initialised by the driver. */
+    Tags newTags(int depth, int reserved) {
+        Tags t = new Tags(depth, reserved, config.nrCtx(), (config.flags() & TagSetFlags.TAG_RR) != 0);
+        int done = 0;
+        try {
+            for (; done < t.staticRqs.length; done++) {
+                ops.initRequest(t.staticRqs[done]);
+            }
+        } catch (RuntimeException | Error e) {
+            for (int i = 0; i < done; i++) {
+                ops.exitRequest(t.staticRqs[i]);
+            }
+            throw e;
+        }
+        synchronized (allocated) {
+            allocated.add(t);
+        }
+        return t;
+    }
+
+    private void releaseAll() {
+        synchronized (allocated) {
+            for (Tags t : allocated) {
+                for (Request rq : t.staticRqs) {
+                    ops.exitRequest(rq);
+                }
+            }
+            allocated.clear();
+        }
+    }
+
+    public TagSetConfig config() {
+        return config;
+    }
+
+    public Kblockd kblockd() {
+        return kblockd;
+    }
+
+    public BlkMqOps ops() {
+        return ops;
+    }
+
+    public boolean hostTagset() {
+        return hostTagset;
+    }
+
+    /** Driver tags of hardware queue {@code i} (the same object for all i with host-wide tags). */
+    public Tags tags(int i) {
+        return tags[i];
+    }
+
+    public List<RequestQueue> queues() {
+        return List.copyOf(tagList);
+    }
+
+    /**
+     * {@code blk_mq_init_queue}: a new request queue on this set. A second queue
+     * turns on TAG_QUEUE_SHARED for all (fair sharing).
+     */
+    public RequestQueue addQueue(String name) {
+        synchronized (tagList) {
+            if (closed) {
+                throw new IllegalStateException("tag set is closed");
+            }
+            boolean shared = !tagList.isEmpty();
+            int flags = config.flags() | (shared ? TagSetFlags.TAG_QUEUE_SHARED : 0);
+            RequestQueue q = new RequestQueue(this, name, flags);
+            if (tagList.size() == 1) {
+                setQueueShared(tagList.get(0), true);
+            }
+            tagList.add(q);
+            if ((config.flags() & TagSetFlags.NO_SCHED_BY_DEFAULT) == 0 && IoSchedulers.defaultName() != null) {
+                q.setScheduler(IoSchedulers.defaultName());
+            }
+            return q;
+        }
+    }
+
+    /** {@code blk_mq_del_queue_tag_set}: back to one queue clears TAG_QUEUE_SHARED and idles it. */
+    void removeQueue(RequestQueue q) {
+        synchronized (tagList) {
+            if (!tagList.remove(q)) {
+                return;
+            }
+            if (tagList.size() == 1) {
+                setQueueShared(tagList.get(0), false);
+            }
+        }
+    }
+
+    /** {@code queue_set_hctx_shared}. */
+    private static void setQueueShared(RequestQueue q, boolean shared) {
+        for (Hctx h : q.hctxs) {
+            if (shared) {
+                h.flags |= TagSetFlags.TAG_QUEUE_SHARED;
+            } else {
+                h.flags &= ~TagSetFlags.TAG_QUEUE_SHARED;
+                TagAlloc.tagIdle(h);
+            }
+        }
+    }
+
+    /** Frees the tag set; every queue must have been closed. */
+    @Override
+    public void close() {
+        synchronized (tagList) {
+            if (closed) {
+                return;
+            }
+            if (!tagList.isEmpty()) {
+                throw new IllegalStateException("tag set still has " + tagList.size() + " queue(s)");
+            }
+            closed = true;
+        }
+        releaseAll();
+    }
+
+    /** The {@code stat} view of this tag set. */
+    public io.hostwide.blk.stat.TagSetSnapshot snapshot() {
+        return Snapshots.of(this);
+    }
+}

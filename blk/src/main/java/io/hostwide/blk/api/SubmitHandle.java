@@ -1,0 +1,108 @@
+package io.hostwide.blk.api;
+
+import io.hostwide.blk.BlkStatus;
+import io.hostwide.blk.IoCallback;
+import io.hostwide.blk.ReqOp;
+import io.hostwide.blk.Submitter;
+
+import java.nio.ByteBuffer;
+
+/**
+ * One job thread's asynchronous I/O on a {@link BlockDevice}. Nothing is
+ * allocated per I/O. The data of a READ/WRITE is at
+ * {@code buf.position() .. +length}; the buffer's position is never moved and the
+ * buffer must stay untouched until the callback. The callback runs exactly once,
+ * on any thread, and must not submit (reap completions in the job loop instead).
+ * Bad arguments throw {@link IllegalArgumentException} before anything is queued.
+ */
+public final class SubmitHandle implements AutoCloseable {
+    private final BlockDevice dev;
+    private final Submitter submitter;
+    private final int lbs;
+    private final long capacity;
+
+    public SubmitHandle(BlockDevice dev, Submitter submitter) {
+        this.dev = dev;
+        this.submitter = submitter;
+        this.lbs = dev.logicalBlockSize();
+        this.capacity = dev.capacityBytes();
+    }
+
+    public BlockDevice device() {
+        return dev;
+    }
+
+    public void read(long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
+        submit(ReqOp.READ, offset, length, buf, cb, userData);
+    }
+
+    public void write(long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
+        submit(ReqOp.WRITE, offset, length, buf, cb, userData);
+    }
+
+    public void flush(IoCallback cb, long userData) {
+        submit(ReqOp.FLUSH, 0, 0, null, cb, userData);
+    }
+
+    public void discard(long offset, int length, IoCallback cb, long userData) {
+        submit(ReqOp.DISCARD, offset, length, null, cb, userData);
+    }
+
+    /** Waits for a tag when all are in use. */
+    public void submit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
+        check(op, offset, length, buf, cb);
+        submitter.submit(op, offset, length, buf, cb, userData);
+    }
+
+    /** Never waits: false (and no callback) when no tag is free. */
+    public boolean trySubmit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
+        check(op, offset, length, buf, cb);
+        return submitter.trySubmit(op, offset, length, buf, cb, userData);
+    }
+
+    /** Holds submissions until {@link #finishPlug()} (or 32 are held), then sends them as one batch. */
+    public void startPlug() {
+        submitter.startPlug();
+    }
+
+    public void finishPlug() {
+        submitter.finishPlug();
+    }
+
+    /** Sends anything still plugged. */
+    @Override
+    public void close() {
+        submitter.finishPlug();
+    }
+
+    private void check(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb) {
+        if (op == null || cb == null) {
+            throw new IllegalArgumentException("op and callback are required");
+        }
+        if (op == ReqOp.FLUSH) {
+            return;
+        }
+        if (length <= 0 || length % lbs != 0) {
+            throw new IllegalArgumentException(op + ": length " + length + " must be a positive multiple of " + lbs);
+        }
+        if (offset < 0 || offset % lbs != 0) {
+            throw new IllegalArgumentException(op + ": offset " + offset + " must be a non-negative multiple of " + lbs);
+        }
+        if (offset > capacity - length) {
+            throw new IllegalArgumentException(op + ": [" + offset + ", +" + length + ") beyond capacity " + capacity);
+        }
+        if (op.hasData()) {
+            if (buf == null || buf.remaining() < length) {
+                throw new IllegalArgumentException(op + ": buffer with at least " + length + " bytes remaining required");
+            }
+            if (op == ReqOp.READ && buf.isReadOnly()) {
+                throw new IllegalArgumentException("READ into a read-only buffer");
+            }
+        }
+    }
+
+    /** For callers that want a status name without a switch. */
+    public static boolean ok(BlkStatus s) {
+        return s == BlkStatus.OK;
+    }
+}

@@ -1,0 +1,18 @@
+package io.hostwide.blk.stat;
+
+import java.util.List;
+
+/**
+ * One request queue, as {@code /sys/block/<dev>/queue/} plus debugfs.
+ *
+ * @param scheduler   sysfs form, e.g. {@code [none] mq-deadline}
+ * @param inFlight    requests the driver holds
+ * @param allocated   requests allocated and not yet freed
+ * @param queued      sum of hctx {@code queued}
+ * @param dispatched  sum of hctx {@code dispatched}
+ */
+public record RequestQueueSnapshot(String name, int nrRequests, String scheduler, long ioTimeoutMillis,
+                                   int nrHwQueues, int nrCtx, boolean quiesced, int inFlight, int allocated,
+                                   long queued, long dispatched, long completed, long timeouts,
+                                   List<HctxSnapshot> hctxs) {
+}

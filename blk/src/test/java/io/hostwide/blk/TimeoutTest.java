@@ -1,0 +1,117 @@
+package io.hostwide.blk;
+
+import io.hostwide.blk.exec.ManualKblockd;
+import io.hostwide.blk.exec.ThreadPoolKblockd;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Request timeouts (digest §2.13): one timer per queue, driver handler RESET_TIMER / DONE, completion CAS race. */
+class TimeoutTest {
+    private static final long SEC = 1_000_000_000L;
+
+    @Test
+    void resetTimerKeepsTheRequestAndCallsTheHandlerAgain() {
+        ManualKblockd kb = new ManualKblockd();
+        HoldingDriver drv = new HoldingDriver();
+        TagSet set = new TagSet(new TagSetConfig(1, 8, 0, 2000, 0, 1), drv, kb);
+        RequestQueue q = set.addQueue("q");
+        Counting cb = new Counting();
+        assertThat(q.submitter(0).trySubmit(ReqOp.READ, 0, 512, null, cb, 1)).isTrue();
+        kb.advance(1 * SEC);
+        assertThat(drv.timedOut).isEmpty();
+        kb.advance(2 * SEC);   // deadline 2 s, timer rounded up to 2 s
+        assertThat(drv.timedOut).hasSize(1);
+        Request rq = drv.timedOut.get(0);
+        assertThat(rq.isInFlight()).isTrue();
+        assertThat(rq.isTimedOut()).as("TIMED_OUT cleared by RESET_TIMER").isFalse();
+        kb.advance(SEC + SEC / 2);   // t = 4.5 s: re-armed deadline 4 s passed
+        assertThat(drv.timedOut).as("handler called again after the re-armed deadline").hasSize(2);
+        kb.advance(SEC);             // t = 5.5 s: next deadline is 6 s
+        assertThat(drv.timedOut).hasSize(2);
+        assertThat(cb.total.get()).isZero();
+        assertThat(drv.completeAll(BlkStatus.OK)).isEqualTo(1);
+        assertThat(cb.status(BlkStatus.OK)).isEqualTo(1);
+        assertThat(q.snapshot().timeouts()).isEqualTo(2);
+        q.close();
+        set.close();
+    }
+
+    @Test
+    void doneLetsTheDriverCompleteAndALateCompletionIsIgnored() {
+        ManualKblockd kb = new ManualKblockd();
+        HoldingDriver drv = new HoldingDriver();
+        drv.onTimeout = rq -> {
+            assertThat(rq.complete(BlkStatus.TIMEOUT)).isTrue();
+            return TimeoutAction.DONE;
+        };
+        TagSet set = new TagSet(new TagSetConfig(2, 8, 0, 1000, 0, 2), drv, kb);
+        RequestQueue q = set.addQueue("q");
+        Counting cb = new Counting();
+        for (int i = 0; i < 4; i++) {
+            assertThat(q.submitter(i % 2).trySubmit(ReqOp.WRITE, 0, 512, null, cb, i)).isTrue();
+        }
+        List<Request> issued = new ArrayList<>(drv.held);
+        List<Integer> gens = new ArrayList<>();
+        for (Request rq : issued) {
+            gens.add(rq.generation());
+        }
+        kb.advance(2 * SEC);
+        assertThat(drv.timedOut).hasSize(4);
+        assertThat(cb.status(BlkStatus.TIMEOUT)).isEqualTo(4);
+        assertThat(cb.eachExactlyOnce(4)).isTrue();
+        for (int i = 0; i < issued.size(); i++) {
+            assertThat(issued.get(i).completeIfGeneration(gens.get(i), BlkStatus.OK)).isFalse();
+        }
+        assertThat(cb.total.get()).isEqualTo(4);
+        assertThat(q.allocatedRequests()).isZero();
+        q.close();
+        set.close();
+    }
+
+    @Test
+    void completionRacingTheTimeoutWorkEndsEachRequestExactlyOnce() throws Exception {
+        try (ThreadPoolKblockd kb = new ThreadPoolKblockd("race", 1)) {
+            HoldingDriver drv = new HoldingDriver();
+            AtomicInteger handlerCompleted = new AtomicInteger();
+            drv.onTimeout = rq -> {
+                if (rq.complete(BlkStatus.TIMEOUT)) {
+                    handlerCompleted.incrementAndGet();
+                }
+                return TimeoutAction.DONE;
+            };
+            TagSet set = new TagSet(new TagSetConfig(1, 64, 0, 0, 0, 1), drv, kb);
+            RequestQueue q = set.addQueue("q");
+            Counting cb = new Counting();
+            Submitter s = q.submitter(0);
+            int rounds = 200;
+            for (int r = 0; r < rounds; r++) {
+                q.setTimeoutMillis(1);
+                for (int i = 0; i < 64; i++) {
+                    assertThat(s.trySubmit(ReqOp.READ, 0, 512, null, cb, (long) r * 64 + i)).isTrue();
+                }
+                List<Request> batch = new ArrayList<>(drv.held);
+                drv.held.clear();
+                Thread.sleep(2);   // every deadline (1 ms) has passed
+                Thread completer = new Thread(() -> {
+                    for (Request rq : batch) {
+                        rq.complete(BlkStatus.OK);
+                    }
+                });
+                completer.start();
+                q.timeouts.timeoutWork();
+                completer.join();
+            }
+            assertThat(cb.eachExactlyOnce(rounds * 64)).isTrue();
+            assertThat(cb.status(BlkStatus.OK) + cb.status(BlkStatus.TIMEOUT)).isEqualTo(rounds * 64);
+            assertThat(cb.status(BlkStatus.TIMEOUT)).isEqualTo(handlerCompleted.get()).isPositive();
+            assertThat(q.allocatedRequests()).isZero();
+            q.close();
+            set.close();
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.hostwide.cli.bench;
+
+import io.hostwide.cli.stat.StatPrinter;
+import io.hostwide.cli.util.Interrupts;
+import io.hostwide.cli.util.Json;
+import io.hostwide.cli.util.Sizes;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code hostwide bench}: a fio-like load generator for any hostwide block device. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Drive a block device with a fio-like workload and report IOPS, bandwidth and latency.",
+                "Prints a progress line each second; Ctrl-C stops early and still prints the summary."})
+public final class BenchCommand implements Callable<Integer> {
+
+    @Option(names = "--device", paramLabel = "KIND[:KEY=VALUE,...]", defaultValue = "null",
+            description = "Device to drive (default: ${DEFAULT-VALUE}). Kinds: ${COMPLETION-CANDIDATES}. "
+                    + "E.g. null:submit_queues=2,hw_queue_depth=128,completion_nsec=10000",
+            completionCandidates = BenchCommand.Kinds.class)
+    String device;
+
+    @Option(names = "--rw", paramLabel = "MODE", defaultValue = "randread",
+            description = "read, write, randread, randwrite, rw or randrw (default: ${DEFAULT-VALUE})")
+    String rw;
+
+    @Option(names = "--rwmixread", paramLabel = "PCT", description = "Percentage of reads in rw/randrw (default: 50)")
+    Integer rwmixread;
+
+    @Option(names = "--bs", paramLabel = "SIZE", defaultValue = "4k",
+            description = "Block size per I/O, a multiple of 512 (default: ${DEFAULT-VALUE})")
+    String bs;
+
+    @Option(names = "--iodepth", paramLabel = "N", defaultValue = "32",
+            description = "I/Os in flight per job (default: ${DEFAULT-VALUE})")
+    int iodepth;
+
+    @Option(names = "--numjobs", paramLabel = "N", defaultValue = "1",
+            description = "Job threads (default: ${DEFAULT-VALUE})")
+    int numjobs;
+
+    @Option(names = "--runtime", paramLabel = "TIME",
+            description = "Run time, e.g. 10s, 500ms, 2m (default: 10s unless --size is given)")
+    String runtime;
+
+    @Option(names = "--size", paramLabel = "SIZE", description = "Bytes each job transfers before it stops, e.g. 1g")
+    String size;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Random seed for offsets and data (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--json", description = "Print the result as JSON (no progress lines)")
+    boolean json;
+
+    @Option(names = "--stat", description = "Also print the device's objects and attributes at the end")
+    boolean stat;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec cmdSpec;
+
+    @Override
+    public Integer call() throws Exception {
+        BenchSpec spec = validate();
+        Interrupts interrupts = Interrupts.install();
+        try (BenchTarget target = BlockDeviceTarget.open(device)) {
+            var out = cmdSpec.commandLine().getOut();
+            if (!json) {
+                out.println("hostwide bench: " + target.description());
+                out.flush();
+            }
+            BenchRunner runner = new BenchRunner(target, spec, interrupts, json ? null : System.out);
+            BenchResult result = runner.run();
+            if (json) {
+                Map<String, Object> tree = new LinkedHashMap<>(result.toTree());
+                if (stat) {
+                    tree.put("stat", target.stat());
+                }
+                out.println(Json.pretty(tree));
+            } else {
+                out.print(result.toText());
+                if (stat) {
+                    out.print(StatPrinter.text(target.stat()));
+                }
+            }
+            out.flush();
+            if (result.errors() > 0) {
+                return 1;
+            }
+            return result.interrupted() && interrupts.signal() != null ? 130 : 0;
+        }
+    }
+
+    BenchSpec validate() {
+        RwMode mode = RwMode.parse(rw);
+        long bsBytes = Sizes.parseBytes("--bs", bs);
+        if (bsBytes > 64L << 20) {
+            throw new IllegalArgumentException("--bs: " + bs + " is larger than 64 MiB");
+        }
+        long runtimeNanos = runtime == null ? 0 : Sizes.parseNanos("--runtime", runtime);
+        long sizeBytes = size == null ? 0 : Sizes.parseBytes("--size", size);
+        if (runtime != null && runtimeNanos <= 0) {
+            throw new IllegalArgumentException("--runtime: must be positive, got '" + runtime + "'");
+        }
+        if (size != null && sizeBytes <= 0) {
+            throw new IllegalArgumentException("--size: must be positive, got '" + size + "'");
+        }
+        if (runtime == null && size == null) {
+            runtimeNanos = 10_000_000_000L;
+        }
+        if (rwmixread != null && !mode.mixed) {
+            throw new IllegalArgumentException("--rwmixread: only applies to --rw rw or randrw");
+        }
+        int readPct = rwmixread != null ? rwmixread : mode.defaultReadPercent;
+        return new BenchSpec(mode, readPct, (int) bsBytes, iodepth, numjobs, runtimeNanos, sizeBytes, seed);
+    }
+
+    /** For picocli's ${COMPLETION-CANDIDATES}: the device kinds registered with the block layer. */
+    public static final class Kinds implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.asList(BlockDeviceTarget.kinds().split(", ")).iterator();
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.hostwide.cli.bench;
+
+import org.HdrHistogram.Histogram;
+
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One fio "job": a thread that keeps {@code iodepth} I/Os in flight. Completions
+ * may arrive on any thread; they only stamp the slot and push its number onto a
+ * ring, and the job thread does the accounting, so histograms stay single-writer.
+ */
+final class BenchJob implements Runnable, BenchTarget.Completion {
+
+    private static final long MAX_LATENCY_NANOS = 3_600_000_000_000L;
+
+    private final BenchTarget target;
+    private final BenchSpec spec;
+    private final int index;
+    private final long regionStart;
+    private final long regionBlocks;
+    private final SplittableRandom random;
+    private final MpscIntRing completed;
+    private final ByteBuffer[] buffers;
+    private final long[] startNanos;
+    private final long[] doneNanos;
+    private final boolean[] isWrite;
+    private final boolean[] failed;
+    private final BenchRunner.StopFlag stop;
+
+    final Histogram readLatency = new Histogram(MAX_LATENCY_NANOS, 3);
+    final Histogram writeLatency = new Histogram(MAX_LATENCY_NANOS, 3);
+    /** Published by the job thread (single writer, lazySet), read by the progress printer. */
+    final AtomicLong readIos = new AtomicLong();
+    final AtomicLong readBytes = new AtomicLong();
+    final AtomicLong writeIos = new AtomicLong();
+    final AtomicLong writeBytes = new AtomicLong();
+    final AtomicLong errors = new AtomicLong();
+
+    private volatile Thread thread;
+    private volatile boolean waiting;
+    private long nextSequentialBlock;
+    private long bytesIssued;
+    private int inFlight;
+    volatile Throwable failure;
+
+    BenchJob(BenchTarget target, BenchSpec spec, int index, BenchRunner.StopFlag stop) {
+        this.target = target;
+        this.spec = spec;
+        this.index = index;
+        this.stop = stop;
+        long blocksPerIo = spec.blockSize();
+        long totalIos = target.capacityBytes() / blocksPerIo;
+        if (totalIos < 1) {
+            throw new IllegalArgumentException("--bs: " + spec.blockSize() + " is larger than the device ("
+                    + target.capacityBytes() + " bytes)");
+        }
+        // Sequential jobs each walk their own slice of the device, as fio jobs walk their own files.
+        long slice = spec.rw().random ? totalIos : Math.max(1, totalIos / spec.numjobs());
+        this.regionStart = spec.rw().random ? 0 : Math.min(index * slice, totalIos - 1);
+        this.regionBlocks = Math.min(slice, totalIos - regionStart);
+        this.random = new SplittableRandom(spec.seed() * 31 + index);
+        this.completed = new MpscIntRing(spec.iodepth());
+        this.buffers = new ByteBuffer[spec.iodepth()];
+        this.startNanos = new long[spec.iodepth()];
+        this.doneNanos = new long[spec.iodepth()];
+        this.isWrite = new boolean[spec.iodepth()];
+        this.failed = new boolean[spec.iodepth()];
+        byte[] pattern = new byte[spec.blockSize()];
+        random.nextBytes(pattern);
+        for (int i = 0; i < buffers.length; i++) {
+            buffers[i] = ByteBuffer.allocateDirect(spec.blockSize());
+            buffers[i].put(pattern).flip();
+        }
+    }
+
+    int index() {
+        return index;
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        try {
+            BenchTarget.JobQueue queue = target.openJob(index);
+            for (int slot = 0; slot < buffers.length && mayIssue(); slot++) {
+                issue(queue, slot);
+            }
+            while (inFlight > 0) {
+                int slot = completed.poll();
+                if (slot < 0) {
+                    waitForCompletion();
+                    continue;
+                }
+                account(slot);
+                if (mayIssue()) {
+                    issue(queue, slot);
+                }
+            }
+        } catch (Throwable t) {
+            failure = t;
+            stop.request();
+        }
+    }
+
+    private boolean mayIssue() {
+        return !stop.requested() && (spec.sizePerJob() == 0 || bytesIssued < spec.sizePerJob());
+    }
+
+    private void issue(BenchTarget.JobQueue queue, int slot) {
+        boolean write = spec.rw().mixed ? random.nextInt(100) >= spec.readPercent() : spec.readPercent() == 0;
+        long block;
+        if (spec.rw().random) {
+            block = regionStart + random.nextLong(regionBlocks);
+        } else {
+            block = regionStart + nextSequentialBlock;
+            nextSequentialBlock = nextSequentialBlock + 1 == regionBlocks ? 0 : nextSequentialBlock + 1;
+        }
+        ByteBuffer buf = buffers[slot];
+        buf.clear();
+        isWrite[slot] = write;
+        bytesIssued += spec.blockSize();
+        inFlight++;
+        startNanos[slot] = System.nanoTime();
+        queue.submit(write, block * spec.blockSize(), spec.blockSize(), buf, slot, this);
+    }
+
+    /** Any thread: stamp and hand the slot back to the job thread. */
+    @Override
+    public void complete(int slot, boolean ok) {
+        doneNanos[slot] = System.nanoTime();
+        failed[slot] = !ok;
+        // The ring's release/acquire pair publishes doneNanos/failed to the job thread.
+        if (!completed.offer(slot)) {
+            throw new IllegalStateException("more completions than slots in job " + index);
+        }
+        if (waiting) { // volatile read after the ring's CAS: pairs with the job's write-then-recheck
+            LockSupport.unpark(thread);
+        }
+    }
+
+    private void waitForCompletion() {
+        waiting = true;
+        if (completed.isEmpty()) {
+            LockSupport.parkNanos(this, 100_000_000L);
+        }
+        waiting = false;
+    }
+
+    private void account(int slot) {
+        inFlight--;
+        long latency = Math.max(1, Math.min(doneNanos[slot] - startNanos[slot], MAX_LATENCY_NANOS));
+        if (failed[slot]) {
+            errors.lazySet(errors.get() + 1);
+        } else if (isWrite[slot]) {
+            writeLatency.recordValue(latency);
+            writeIos.lazySet(writeIos.get() + 1);
+            writeBytes.lazySet(writeBytes.get() + spec.blockSize());
+        } else {
+            readLatency.recordValue(latency);
+            readIos.lazySet(readIos.get() + 1);
+            readBytes.lazySet(readBytes.get() + spec.blockSize());
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.hostwide.cli.bench;
+
+import io.hostwide.cli.util.Interrupts;
+import io.hostwide.cli.util.Sizes;
+import org.HdrHistogram.Histogram;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the jobs of one benchmark, prints a progress line each second, and collects the result. */
+public final class BenchRunner {
+
+    /** Set by the runtime limit, Ctrl-C or a failing job; jobs stop issuing and drain. */
+    static final class StopFlag {
+        private volatile boolean requested;
+
+        void request() {
+            requested = true;
+        }
+
+        boolean requested() {
+            return requested;
+        }
+    }
+
+    private final BenchTarget target;
+    private final BenchSpec spec;
+    private final Interrupts interrupts;
+    private final PrintStream progress;
+
+    /** @param progress where the per-second lines go, or null for none */
+    public BenchRunner(BenchTarget target, BenchSpec spec, Interrupts interrupts, PrintStream progress) {
+        this.target = target;
+        this.spec = spec;
+        this.interrupts = interrupts;
+        this.progress = progress;
+    }
+
+    public BenchResult run() throws InterruptedException {
+        StopFlag stop = new StopFlag();
+        List<BenchJob> jobs = new ArrayList<>();
+        for (int i = 0; i < spec.numjobs(); i++) {
+            jobs.add(new BenchJob(target, spec, i, stop));
+        }
+        List<Thread> threads = new ArrayList<>();
+        long start = System.nanoTime();
+        for (BenchJob job : jobs) {
+            Thread t = new Thread(job, "bench-job-" + job.index());
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
+        }
+        long deadline = spec.runtimeNanos() == 0 ? Long.MAX_VALUE : start + spec.runtimeNanos();
+        long[] last = new long[4];
+        long lastAt = start;
+        int second = 0;
+        while (anyAlive(threads)) {
+            long now = System.nanoTime();
+            long nextTick = start + (second + 1) * 1_000_000_000L;
+            long wait = Math.min(nextTick, deadline) - now;
+            if (wait > 0 && interrupts.awaitStop(wait, TimeUnit.NANOSECONDS)) {
+                stop.request();
+                break;
+            }
+            now = System.nanoTime();
+            if (now >= deadline) {
+                stop.request();
+                break;
+            }
+            if (now >= nextTick) {
+                second++;
+                lastAt = printProgress(jobs, second, last, lastAt, now);
+            }
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        long elapsed = System.nanoTime() - start;
+        for (BenchJob job : jobs) {
+            if (job.failure != null) {
+                throw new IllegalStateException("job " + job.index() + " failed: " + job.failure, job.failure);
+            }
+        }
+        return collect(jobs, elapsed, interrupts.stopRequested());
+    }
+
+    private static boolean anyAlive(List<Thread> threads) {
+        for (Thread t : threads) {
+            if (t.isAlive()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private long printProgress(List<BenchJob> jobs, int second, long[] last, long lastAt, long now) {
+        long ri = 0, rb = 0, wi = 0, wb = 0;
+        for (BenchJob j : jobs) {
+            ri += j.readIos.get();
+            rb += j.readBytes.get();
+            wi += j.writeIos.get();
+            wb += j.writeBytes.get();
+        }
+        double secs = (now - lastAt) / 1e9;
+        if (progress != null) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "[%4ds]", second));
+            if (ri > 0 || wi == 0) {
+                line.append(String.format(Locale.ROOT, " read %s IOPS %s/s", Sizes.formatCount((ri - last[0]) / secs),
+                        Sizes.formatBytes((rb - last[1]) / secs)));
+            }
+            if (wi > 0) {
+                line.append(String.format(Locale.ROOT, " write %s IOPS %s/s", Sizes.formatCount((wi - last[2]) / secs),
+                        Sizes.formatBytes((wb - last[3]) / secs)));
+            }
+            progress.println(line);
+        }
+        last[0] = ri;
+        last[1] = rb;
+        last[2] = wi;
+        last[3] = wb;
+        return now;
+    }
+
+    private BenchResult collect(List<BenchJob> jobs, long elapsedNanos, boolean interrupted) {
+        Histogram read = new Histogram(3_600_000_000_000L, 3);
+        Histogram write = new Histogram(3_600_000_000_000L, 3);
+        long rb = 0, wb = 0, errors = 0;
+        for (BenchJob j : jobs) {
+            read.add(j.readLatency);
+            write.add(j.writeLatency);
+            rb += j.readBytes.get();
+            wb += j.writeBytes.get();
+            errors += j.errors.get();
+        }
+        return new BenchResult(target.description(), spec, elapsedNanos,
+                BenchResult.Direction.of(read, rb, elapsedNanos),
+                BenchResult.Direction.of(write, wb, elapsedNanos),
+                errors, interrupted);
+    }
+}

@@ -1,0 +1,32 @@
+package io.hostwide.cli.bench;
+
+/**
+ * A validated workload.
+ *
+ * @param sizePerJob   bytes each job transfers before it stops, or 0 for no limit
+ * @param runtimeNanos wall-clock limit, or 0 for none (then sizePerJob is set)
+ */
+public record BenchSpec(RwMode rw, int readPercent, int blockSize, int iodepth, int numjobs,
+                        long runtimeNanos, long sizePerJob, long seed) {
+
+    public BenchSpec {
+        if (blockSize <= 0 || blockSize % 512 != 0) {
+            throw new IllegalArgumentException("--bs: " + blockSize + " is not a positive multiple of 512");
+        }
+        if (iodepth < 1 || iodepth > 65536) {
+            throw new IllegalArgumentException("--iodepth: " + iodepth + " is out of range (1..65536)");
+        }
+        if (numjobs < 1 || numjobs > 1024) {
+            throw new IllegalArgumentException("--numjobs: " + numjobs + " is out of range (1..1024)");
+        }
+        if (readPercent < 0 || readPercent > 100) {
+            throw new IllegalArgumentException("--rwmixread: " + readPercent + " is out of range (0..100)");
+        }
+        if (runtimeNanos < 0 || sizePerJob < 0 || (runtimeNanos == 0 && sizePerJob == 0)) {
+            throw new IllegalArgumentException("--runtime/--size: give a positive runtime or size");
+        }
+        if (sizePerJob > 0 && sizePerJob < blockSize) {
+            throw new IllegalArgumentException("--size: " + sizePerJob + " is smaller than --bs " + blockSize);
+        }
+    }
+}

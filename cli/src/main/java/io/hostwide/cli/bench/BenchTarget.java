@@ -1,0 +1,42 @@
+package io.hostwide.cli.bench;
+
+import java.nio.ByteBuffer;
+
+/**
+ * What {@code hostwide bench} drives: a block device opened from a
+ * {@code --device kind[:key=value,...]} spec. Each job thread opens its own
+ * {@link JobQueue}; I/O is asynchronous and completes on any thread.
+ */
+public interface BenchTarget extends AutoCloseable {
+
+    /** One line naming the device and its effective knobs. */
+    String description();
+
+    int logicalBlockSize();
+
+    long capacityBytes();
+
+    /** Called on the job's own thread before its first submit. */
+    JobQueue openJob(int jobIndex);
+
+    /** The objects' attributes for {@code --stat}: a tree of maps, lists and scalars. */
+    Object stat();
+
+    @Override
+    void close();
+
+    /** A job's submission handle; used by that job's thread only. */
+    interface JobQueue {
+        /**
+         * Starts one I/O. The device calls {@code done.complete(slot, ok)} exactly once,
+         * possibly before this method returns and possibly on another thread.
+         */
+        void submit(boolean write, long offset, int length, ByteBuffer buffer, int slot, Completion done);
+    }
+
+    /** Completion callback; must be cheap and must not block. */
+    @FunctionalInterface
+    interface Completion {
+        void complete(int slot, boolean ok);
+    }
+}

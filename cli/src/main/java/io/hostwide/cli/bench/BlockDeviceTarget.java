@@ -1,0 +1,88 @@
+package io.hostwide.cli.bench;
+
+import io.hostwide.blk.BlkStatus;
+import io.hostwide.blk.IoCallback;
+import io.hostwide.blk.api.BlockDevice;
+import io.hostwide.blk.api.BlockDevices;
+import io.hostwide.blk.api.SubmitHandle;
+
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Any block device of the {@link BlockDevices} registry ({@code null:...} now;
+ * emulated SCSI disks and iSCSI LUNs register there too) as a bench target.
+ */
+public final class BlockDeviceTarget implements BenchTarget {
+
+    private final String spec;
+    private final BlockDevice device;
+
+    private BlockDeviceTarget(String spec, BlockDevice device) {
+        this.spec = spec;
+        this.device = device;
+    }
+
+    /** Opens {@code kind[:key=value,...]}; a bad spec is an IllegalArgumentException naming --device. */
+    public static BlockDeviceTarget open(String spec) {
+        try {
+            return new BlockDeviceTarget(spec, BlockDevices.open(spec));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--device: " + e.getMessage(), e);
+        }
+    }
+
+    public static String kinds() {
+        return BlockDevices.kinds();
+    }
+
+    @Override
+    public String description() {
+        return device.name() + " (" + spec + "), " + device.capacityBytes() + " bytes, "
+                + device.logicalBlockSize() + "-byte blocks";
+    }
+
+    @Override
+    public int logicalBlockSize() {
+        return device.logicalBlockSize();
+    }
+
+    @Override
+    public long capacityBytes() {
+        return device.capacityBytes();
+    }
+
+    @Override
+    public JobQueue openJob(int jobIndex) {
+        SubmitHandle handle = device.openHandle();
+        return new JobQueue() {
+            private Completion done;
+            // One callback object per job: the slot travels as userData, so nothing is allocated per I/O.
+            private final IoCallback callback = (slot, status) -> done.complete((int) slot, status == BlkStatus.OK);
+
+            @Override
+            public void submit(boolean write, long offset, int length, ByteBuffer buffer, int slot, Completion d) {
+                done = d;
+                if (write) {
+                    handle.write(offset, length, buffer, callback, slot);
+                } else {
+                    handle.read(offset, length, buffer, callback, slot);
+                }
+            }
+        };
+    }
+
+    @Override
+    public Object stat() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("tag_set", device.queue().tagSet().snapshot());
+        m.put("request_queue", device.queue().snapshot());
+        return m;
+    }
+
+    @Override
+    public void close() {
+        device.close();
+    }
+}

@@ -1,0 +1,76 @@
+package io.hostwide.cli.bench;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A bounded multi-producer single-consumer queue of ints (completed slot numbers),
+ * after Vyukov's bounded queue: each cell carries a sequence number, so producers
+ * claim a position with one CAS and publish with a release store that the
+ * consumer's acquire load pairs with. Never holds more than its capacity because
+ * a job has at most {@code iodepth} I/Os in flight.
+ */
+final class MpscIntRing {
+    private static final VarHandle SEQ = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle TAIL;
+
+    static {
+        try {
+            TAIL = MethodHandles.lookup().findVarHandle(MpscIntRing.class, "tail", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final int mask;
+    private final long[] seq;
+    private final int[] values;
+    @SuppressWarnings("unused") // accessed through TAIL
+    private volatile long tail;
+    private long head; // consumer only
+
+    MpscIntRing(int minCapacity) {
+        int cap = Integer.highestOneBit(Math.max(2, minCapacity - 1)) << 1;
+        mask = cap - 1;
+        seq = new long[cap];
+        values = new int[cap];
+        for (int i = 0; i < cap; i++) {
+            seq[i] = i;
+        }
+    }
+
+    /** Producers: false only if full (a caller bug: more completions than slots). */
+    boolean offer(int v) {
+        while (true) {
+            long t = (long) TAIL.getVolatile(this);
+            int i = (int) t & mask;
+            long s = (long) SEQ.getAcquire(seq, i); // pairs with the consumer's setRelease in poll
+            if (s == t) {
+                if (TAIL.compareAndSet(this, t, t + 1)) {
+                    values[i] = v;
+                    SEQ.setRelease(seq, i, t + 1); // publishes values[i]; pairs with getAcquire in poll
+                    return true;
+                }
+            } else if (s < t) {
+                return false;
+            }
+        }
+    }
+
+    /** Consumer: the next value, or -1 when empty. */
+    int poll() {
+        int i = (int) head & mask;
+        long s = (long) SEQ.getAcquire(seq, i); // pairs with setRelease in offer
+        if (s != head + 1) {
+            return -1;
+        }
+        int v = values[i];
+        SEQ.setRelease(seq, i, head + mask + 1); // frees the cell for the producer lap after next
+        head++;
+        return v;
+    }
+
+    boolean isEmpty() {
+        return (long) SEQ.getAcquire(seq, (int) head & mask) != head + 1;
+    }
+}

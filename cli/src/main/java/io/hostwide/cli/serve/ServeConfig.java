@@ -1,0 +1,72 @@
+package io.hostwide.cli.serve;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code hostwide serve} configuration file (JSON). Every key is optional
+ * except where noted; unknown keys are errors, so a typo never passes silently.
+ *
+ * <pre>{@code
+ * {
+ *   "portals": ["127.0.0.1:3260"],
+ *   "session": { "queue_depth": 128 },
+ *   "discovery_auth": { "user": "disc", "secret": "...", "mutual_user": "...", "mutual_secret": "..." },
+ *   "backstores": {
+ *     "ram0":  { "type": "ram",  "size": "1g", "block_size": 512, "thin": true },
+ *     "disk1": { "type": "file", "path": "/srv/disk1.img", "size": "10g", "queue_depth": 32,
+ *                "write_cache": true, "removable": false, "write_protect": false }
+ *   },
+ *   "targets": [ {
+ *     "name": "iqn.2026-12.io.hostwide:target0",
+ *     "auth": { "user": "u", "secret": "..." },
+ *     "luns": [ { "lun": 0, "backstore": "ram0" } ],
+ *     "acls": [ { "initiator": "iqn.1994-05.com.redhat:client", "luns": [ { "lun": 0, "read_only": false } ] } ]
+ *   } ]
+ * }
+ * }</pre>
+ * A target without {@code acls} admits every initiator to all its LUNs.
+ */
+public record ServeConfig(List<String> portals, Session session,
+                          @JsonProperty("discovery_auth") Chap discoveryAuth,
+                          Map<String, Backstore> backstores, List<Target> targets) {
+
+    public record Session(@JsonProperty("queue_depth") Integer queueDepth) {
+    }
+
+    /** CHAP credentials; the mutual pair is the target's own, for mutual CHAP. */
+    public record Chap(String user, String secret,
+                       @JsonProperty("mutual_user") String mutualUser,
+                       @JsonProperty("mutual_secret") String mutualSecret) {
+        @Override
+        public String toString() { // never print secrets
+            return "Chap[user=" + user + (mutualUser == null ? "" : ", mutual_user=" + mutualUser) + "]";
+        }
+    }
+
+    public record Backstore(String type, String size, String path,
+                            @JsonProperty("block_size") Integer blockSize,
+                            Boolean thin,
+                            @JsonProperty("queue_depth") Integer queueDepth,
+                            @JsonProperty("write_cache") Boolean writeCache,
+                            Boolean direct,
+                            Boolean removable,
+                            @JsonProperty("write_protect") Boolean writeProtect) {
+    }
+
+    public record Target(String name, String alias, Chap auth, List<Lun> luns, List<Acl> acls) {
+    }
+
+    public record Lun(Integer lun, String backstore) {
+    }
+
+    public record Acl(String initiator, Chap auth, List<MappedLun> luns) {
+    }
+
+    /** {@code mapped_lun} is the LUN number the initiator sees; it defaults to {@code lun}. */
+    public record MappedLun(Integer lun, @JsonProperty("mapped_lun") Integer mappedLun,
+                            @JsonProperty("read_only") Boolean readOnly) {
+    }
+}

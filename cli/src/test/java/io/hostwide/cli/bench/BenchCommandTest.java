@@ -1,0 +1,60 @@
+package io.hostwide.cli.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hostwide.cli.Main;
+import io.hostwide.cli.util.Json;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BenchCommandTest {
+
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int status = cl.execute(args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    @Test
+    void jsonRunOnTheNullDeviceReportsIosAndPercentiles() throws Exception {
+        Run r = run("bench", "--device", "null:submit_queues=2", "--rw", "randrw", "--rwmixread", "60",
+                "--size", "4m", "--iodepth", "8", "--json", "--stat");
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode tree = Json.mapper().readTree(r.out());
+        long ios = tree.at("/read/ios").asLong() + tree.at("/write/ios").asLong();
+        assertThat(ios).isEqualTo(1024); // 4 MiB in 4 KiB I/Os
+        assertThat(tree.at("/read/lat_ns/p99").asLong()).isGreaterThanOrEqualTo(tree.at("/read/lat_ns/p50").asLong());
+        assertThat(tree.at("/errors").asLong()).isZero();
+        assertThat(tree.at("/stat/tag_set/nr_hw_queues").asInt()).isEqualTo(2);
+        assertThat(tree.at("/stat/request_queue/completed").asLong()).isEqualTo(1024);
+    }
+
+    @Test
+    void badOptionsAreOneLineWithStatus2() {
+        String[][] cases = {
+            {"--bs", "1000"}, {"--iodepth", "0"}, {"--rw", "sideways"}, {"--device", "null:no_such_knob=1"},
+            {"--device", "floppy"}, {"--runtime", "5x"}, {"--rwmixread", "50"}, {"--numjobs", "abc"},
+        };
+        for (String[] c : cases) {
+            String[] args = new String[c.length + 1];
+            args[0] = "bench";
+            System.arraycopy(c, 0, args, 1, c.length);
+            Run r = run(args);
+            assertThat(r.status()).as(String.join(" ", c)).isEqualTo(2);
+            String firstLine = r.err().lines().findFirst().orElse("");
+            assertThat(firstLine).as(String.join(" ", c)).startsWith("hostwide bench: ").contains(c[0]);
+            assertThat(r.err()).doesNotContain("\tat ").doesNotContain("Exception");
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.hostwide.cli.bench;
+
+import io.hostwide.cli.util.Interrupts;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class BenchRunnerTest {
+
+    private static BenchSpec spec(RwMode rw, int readPct, int iodepth, int jobs, long sizePerJob) {
+        return new BenchSpec(rw, readPct, 4096, iodepth, jobs, 0, sizePerJob, 7);
+    }
+
+    @Test
+    void sizeLimitedRunTransfersExactlyTheSizeInline() throws Exception {
+        var target = new FakeTargets.Recording(64L << 20);
+        BenchResult r = new BenchRunner(target, spec(RwMode.RANDREAD, 100, 16, 2, 4L << 20),
+                Interrupts.none(), null).run();
+        assertThat(r.read().ios()).isEqualTo(2 * 1024);
+        assertThat(r.read().bytes()).isEqualTo(2 * (4L << 20));
+        assertThat(r.write().ios()).isZero();
+        assertThat(target.reads.get()).isEqualTo(2048);
+        assertThat(target.misaligned).isFalse();
+        assertThat(r.errors()).isZero();
+        assertThat(r.read().p50()).isPositive();
+        assertThat(r.read().max()).isGreaterThanOrEqualTo(r.read().p999());
+    }
+
+    @Test
+    void asyncCompletionsKeepIodepthInFlightAndLoseNothing() throws Exception {
+        var target = new FakeTargets.Async(64L << 20);
+        try {
+            BenchResult r = new BenchRunner(target, spec(RwMode.RANDWRITE, 0, 8, 3, 2L << 20),
+                    Interrupts.none(), null).run();
+            assertThat(r.write().ios()).isEqualTo(3 * 512);
+            assertThat(target.writes.get()).isEqualTo(3 * 512);
+            assertThat(target.maxInFlight.get()).isLessThanOrEqualTo(3 * 8);
+            assertThat(target.inFlight.get()).isZero();
+        } finally {
+            target.close();
+        }
+    }
+
+    @Test
+    void sequentialJobsWalkDisjointSlicesAndWrap() throws Exception {
+        var target = new FakeTargets.Recording(1L << 20); // 256 blocks of 4 KiB
+        BenchResult r = new BenchRunner(target, spec(RwMode.READ, 100, 4, 2, 2L << 20), Interrupts.none(), null).run();
+        assertThat(r.read().ios()).isEqualTo(1024);
+        assertThat(target.offsets).hasSize(256); // every block of the device, no out-of-range offset
+        assertThat(target.misaligned).isFalse();
+    }
+
+    @Test
+    void mixedRunHonoursTheReadPercentage() throws Exception {
+        var target = new FakeTargets.Recording(64L << 20);
+        BenchResult r = new BenchRunner(target, spec(RwMode.RANDRW, 70, 16, 1, 40L << 20), Interrupts.none(), null).run();
+        double reads = r.read().ios() / (double) (r.read().ios() + r.write().ios());
+        assertThat(reads).isBetween(0.66, 0.74);
+    }
+
+    @Test
+    void failedIosAreCountedNotTimed() throws Exception {
+        var target = new FakeTargets.Recording(64L << 20);
+        target.failEvery7th = true;
+        BenchResult r = new BenchRunner(target, spec(RwMode.RANDREAD, 100, 4, 1, 7 * 4096L * 10), Interrupts.none(), null).run();
+        assertThat(r.errors()).isEqualTo(10);
+        assertThat(r.read().ios()).isEqualTo(60);
+    }
+
+    @Test
+    void stopRequestEndsARuntimeRunAndDrains() throws Exception {
+        var target = new FakeTargets.Async(64L << 20);
+        try {
+            Interrupts in = Interrupts.none();
+            BenchSpec spec = new BenchSpec(RwMode.RANDREAD, 100, 4096, 8, 2, 3_600_000_000_000L, 0, 1);
+            Thread stopper = new Thread(() -> {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException ignored) {
+                    return;
+                }
+                in.requestStop();
+            });
+            stopper.start();
+            BenchResult r = new BenchRunner(target, spec, in, null).run();
+            assertThat(r.interrupted()).isTrue();
+            assertThat(r.read().ios()).isPositive();
+            assertThat(target.inFlight.get()).isZero();
+        } finally {
+            target.close();
+        }
+    }
+
+    @Test
+    void invalidSpecsNameTheOption() {
+        assertThatThrownBy(() -> new BenchSpec(RwMode.READ, 100, 1000, 1, 1, 1, 0, 1)).hasMessageStartingWith("--bs:");
+        assertThatThrownBy(() -> new BenchSpec(RwMode.READ, 100, 4096, 0, 1, 1, 0, 1)).hasMessageStartingWith("--iodepth:");
+        assertThatThrownBy(() -> new BenchSpec(RwMode.READ, 100, 4096, 1, 0, 1, 0, 1)).hasMessageStartingWith("--numjobs:");
+        assertThatThrownBy(() -> new BenchSpec(RwMode.RANDRW, 101, 4096, 1, 1, 1, 0, 1)).hasMessageStartingWith("--rwmixread:");
+        assertThatThrownBy(() -> RwMode.parse("sideways")).hasMessageStartingWith("--rw: unknown mode 'sideways'");
+    }
+}

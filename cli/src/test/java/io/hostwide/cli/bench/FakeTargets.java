@@ -1,0 +1,97 @@
+package io.hostwide.cli.bench;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Test doubles for the bench engine: devices that complete inline or on another thread, and record what they saw. */
+final class FakeTargets {
+
+    private FakeTargets() {
+    }
+
+    static class Recording implements BenchTarget {
+        final long capacity;
+        final AtomicLong reads = new AtomicLong();
+        final AtomicLong writes = new AtomicLong();
+        final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger maxInFlight = new AtomicInteger();
+        final Map<Long, Boolean> offsets = new ConcurrentHashMap<>();
+        volatile boolean failEvery7th;
+        volatile boolean misaligned;
+
+        Recording(long capacity) {
+            this.capacity = capacity;
+        }
+
+        @Override
+        public String description() {
+            return "fake";
+        }
+
+        @Override
+        public int logicalBlockSize() {
+            return 512;
+        }
+
+        @Override
+        public long capacityBytes() {
+            return capacity;
+        }
+
+        @Override
+        public JobQueue openJob(int jobIndex) {
+            return (write, offset, length, buffer, slot, done) -> {
+                int now = inFlight.incrementAndGet();
+                maxInFlight.accumulateAndGet(now, Math::max);
+                if (offset < 0 || offset + length > capacity || offset % length != 0 || buffer.remaining() < length) {
+                    misaligned = true;
+                }
+                offsets.put(offset, Boolean.TRUE);
+                long n = write ? writes.incrementAndGet() : reads.incrementAndGet();
+                complete(slot, done, !(failEvery7th && n % 7 == 0));
+            };
+        }
+
+        void complete(int slot, Completion done, boolean ok) {
+            inFlight.decrementAndGet();
+            done.complete(slot, ok);
+        }
+
+        @Override
+        public Object stat() {
+            return Map.of("reads", reads.get(), "writes", writes.get());
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** Completes every I/O on a pool thread, like a device with an interrupt path. */
+    static final class Async extends Recording {
+        private final ExecutorService pool = Executors.newFixedThreadPool(2);
+
+        Async(long capacity) {
+            super(capacity);
+        }
+
+        @Override
+        void complete(int slot, Completion done, boolean ok) {
+            pool.execute(() -> super.complete(slot, done, ok));
+        }
+
+        @Override
+        public void close() {
+            pool.shutdownNow();
+        }
+    }
+
+    static ByteBuffer unused() {
+        return ByteBuffer.allocate(0);
+    }
+}

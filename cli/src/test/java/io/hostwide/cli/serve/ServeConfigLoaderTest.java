@@ -1,0 +1,75 @@
+package io.hostwide.cli.serve;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ServeConfigLoaderTest {
+
+    private static final String GOOD = """
+            {
+              "portals": ["127.0.0.1:3260", "[::1]:3261"],
+              "session": { "queue_depth": 64 },
+              "backstores": {
+                "ram0": { "type": "ram", "size": "1g", "thin": true },
+                "disk": { "type": "file", "path": "/tmp/x.img", "size": "64m", "block_size": 4096 }
+              },
+              "targets": [ {
+                "name": "iqn.2026-12.io.hostwide:target0",
+                "auth": { "user": "alice", "secret": "twelve-chars!" },
+                "luns": [ { "lun": 0, "backstore": "ram0" }, { "lun": 1, "backstore": "disk" } ],
+                "acls": [ { "initiator": "iqn.1994-05.com.redhat:client", "luns": [ { "lun": 1, "mapped_lun": 0, "read_only": true } ] } ]
+              } ]
+            }
+            """;
+
+    @Test
+    void acceptsAFullConfig() {
+        ServeConfig cfg = ServeConfigLoader.parse("c.json", GOOD);
+        assertThat(cfg.targets()).hasSize(1);
+        assertThat(cfg.backstores().get("disk").blockSize()).isEqualTo(4096);
+        assertThat(cfg.targets().get(0).acls().get(0).luns().get(0).readOnly()).isTrue();
+        assertThat(cfg.targets().get(0).auth().toString()).doesNotContain("twelve");
+    }
+
+    @Test
+    void typosNameTheKeyAndLine() {
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c.json", GOOD.replace("\"thin\"", "\"thinn\"")))
+                .hasMessageContaining("c.json line 5")
+                .hasMessageContaining("unknown key 'thinn'")
+                .hasMessageContaining("backstores.ram0");
+    }
+
+    @Test
+    void semanticErrorsNameThePlace() {
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"backstore\": \"disk\"", "\"backstore\": \"dsk\"")))
+                .hasMessage("c: targets[0].luns[1].backstore: unknown backstore 'dsk' (defined: ram0, disk)");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"lun\": 1, \"backstore\"", "\"lun\": 0, \"backstore\"")))
+                .hasMessageContaining("targets[0].luns[1].lun 0 is used twice");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("iqn.2026-12.io.hostwide:target0", "my target")))
+                .hasMessageContaining("is not an iSCSI name");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("twelve-chars!", "short")))
+                .hasMessageContaining("auth.secret must be 12 to 255 characters")
+                .hasMessageNotContaining("short");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"type\": \"ram\"", "\"type\": \"tape\"")))
+                .hasMessageContaining("backstores.ram0.type 'tape' is unknown");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"64m\"", "\"1000\"")))
+                .hasMessageContaining("is not a multiple of block_size 4096");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("3261", "99999")))
+                .hasMessageContaining("port 99999 is out of range");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"queue_depth\": 64", "\"queue_depth\": \"lots\"")))
+                .hasMessageContaining("session.queue_depth");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", "{ \"portals\": [ }"))
+                .hasMessageStartingWith("c line 1: not valid JSON");
+    }
+
+    @Test
+    void portalsParse() {
+        assertThat(Portal.parse("x", "10.0.0.1")).isEqualTo(new Portal("10.0.0.1", 3260));
+        assertThat(Portal.parse("x", "[::1]:3261")).isEqualTo(new Portal("::1", 3261));
+        assertThat(Portal.parse("x", "127.0.0.1:0").isLoopback()).isTrue();
+        assertThat(Portal.parse("x", "0.0.0.0:3260").isLoopback()).isFalse();
+        assertThatThrownBy(() -> Portal.parse("--listen", "::1:3260")).hasMessageStartingWith("--listen: write IPv6");
+    }
+}

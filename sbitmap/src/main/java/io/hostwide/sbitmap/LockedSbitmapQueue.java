@@ -1,0 +1,512 @@
+package io.hostwide.sbitmap;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The trivially correct reference {@link SbitmapQueue}: one lock around plain
+ * state. Frees are immediate (no deferred {@code cleared} mask), but hints,
+ * round-robin, whole-map shallow depth, wake batching over eight queues and the
+ * waiting protocol follow the same rules as {@link ShardedSbitmapQueue}, so both
+ * run the same contract tests. Not for hot paths: every operation takes the lock.
+ */
+public final class LockedSbitmapQueue implements SbitmapQueue {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final int capacity;
+    private final int shift;
+    private final boolean roundRobin;
+    private final long[] words;
+    private final int[] hints;
+    @SuppressWarnings("unchecked")
+    private final ArrayDeque<Object>[] ws = new ArrayDeque[WAIT_QUEUES];
+
+    // All guarded by lock.
+    private int depth;
+    private int mapNr;
+    private int minShallowDepth = Integer.MAX_VALUE;
+    private int wakeBatch;
+    private int wakeIndex;
+    private int wsActive;
+    private int completionCnt;
+    private int wakeupCnt;
+
+    public LockedSbitmapQueue(SbitmapConfig config) {
+        this.capacity = config.capacity();
+        this.shift = SbitmapMath.effectiveShift(config.shift(), config.depth());
+        this.roundRobin = config.roundRobin();
+        this.words = new long[SbitmapMath.mapNr(capacity, shift)];
+        this.hints = new int[config.nrHints()];
+        this.depth = config.depth();
+        this.mapNr = SbitmapMath.mapNr(depth, shift);
+        this.wakeBatch = SbitmapMath.wakeBatch(depth, minShallowDepth);
+        for (int i = 0; i < hints.length; i++) {
+            hints[i] = SbitmapMath.randomHint(i, hints.length, depth);
+        }
+        for (int i = 0; i < WAIT_QUEUES; i++) {
+            ws[i] = new ArrayDeque<>();
+        }
+    }
+
+    @Override
+    public int depth() {
+        lock.lock();
+        try {
+            return depth;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int capacity() {
+        return capacity;
+    }
+
+    @Override
+    public int get(int hint) {
+        Objects.checkIndex(hint, hints.length);
+        lock.lock();
+        try {
+            return getLocked(hint, Integer.MAX_VALUE);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int getShallow(int hint, int shallowDepth) {
+        Objects.checkIndex(hint, hints.length);
+        lock.lock();
+        try {
+            checkShallow(shallowDepth, minShallowDepth);
+            return getLocked(hint, shallowDepth);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    static void checkShallow(int shallowDepth, int minShallowDepth) {
+        if (shallowDepth < 1 || shallowDepth < minShallowDepth) {
+            throw new IllegalArgumentException("shallow depth " + shallowDepth
+                    + " below min_shallow_depth " + minShallowDepth + " (declare it with setMinShallowDepth)");
+        }
+    }
+
+    /** The word walk of digest §1.3 over plain words. */
+    private int getLocked(int slot, int shallowDepth) {
+        if (depth == 0) {
+            hints[slot] = 0;
+            return -1;
+        }
+        int hint = hints[slot];
+        if (hint >= depth) {
+            hint = SbitmapMath.randomHint(slot, hints.length, depth);
+        }
+        int index = hint >>> shift;
+        int offset = roundRobin ? hint & ((1 << shift) - 1) : 0;
+        int nr = -1;
+        for (int i = 0; i < mapNr; i++) {
+            int usable = SbitmapMath.shallowWordDepth(depth, shift, index, shallowDepth);
+            long free = ~words[index] & SbitmapMath.lowMask(usable) & ~SbitmapMath.lowMask(offset);
+            if (free != 0) {
+                int bit = Long.numberOfTrailingZeros(free);
+                words[index] |= 1L << bit;
+                nr = (index << shift) + bit;
+                break;
+            }
+            offset = 0;
+            index = index + 1 == mapNr ? 0 : index + 1;
+        }
+        hints[slot] = SbitmapMath.hintAfterGet(hint, nr, depth, roundRobin);
+        return nr;
+    }
+
+    @Override
+    public int getBatch(int nr, int hint, int[] out) {
+        Objects.checkIndex(hint, hints.length);
+        if (nr < 0 || nr > out.length) {
+            throw new IllegalArgumentException("nr " + nr + " outside 0.." + out.length);
+        }
+        if (roundRobin || nr == 0) {
+            return 0;
+        }
+        lock.lock();
+        try {
+            if (depth == 0) {
+                return 0;
+            }
+            int h = hints[hint] >= depth ? SbitmapMath.randomHint(hint, hints.length, depth) : hints[hint];
+            int index = h >>> shift;
+            for (int i = 0; i < mapNr; i++) {
+                long free = ~words[index] & SbitmapMath.lowMask(SbitmapMath.wordDepth(depth, shift, index));
+                if (free != 0) {
+                    int n = 0;
+                    while (free != 0 && n < nr) {
+                        long low = Long.lowestOneBit(free);
+                        free &= ~low;
+                        words[index] |= low;
+                        out[n++] = (index << shift) + Long.numberOfTrailingZeros(low);
+                    }
+                    hints[hint] = SbitmapMath.hintAfterGet(h, out[0], depth, false);
+                    return n;
+                }
+                index = index + 1 == mapNr ? 0 : index + 1;
+            }
+            hints[hint] = 0;
+            return 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void clear(int bit, int hint) {
+        Objects.checkIndex(bit, capacity);
+        Objects.checkIndex(hint, hints.length);
+        WaitEntry fired;
+        lock.lock();
+        try {
+            freeLocked(bit);
+            if (!roundRobin && bit < depth) {
+                hints[hint] = bit;
+            }
+            fired = wakeUpLocked(1);
+        } finally {
+            lock.unlock();
+        }
+        fire(fired);
+    }
+
+    private void freeLocked(int bit) {
+        long mask = 1L << (bit & ((1 << shift) - 1));
+        int index = bit >>> shift;
+        if ((words[index] & mask) == 0) {
+            throw new IllegalStateException("bit " + bit + " is not allocated");
+        }
+        words[index] &= ~mask;
+    }
+
+    @Override
+    public void clearBatch(int[] bits, int n) {
+        if (n < 0 || n > bits.length) {
+            throw new IllegalArgumentException("n " + n + " outside 0.." + bits.length);
+        }
+        for (int i = 0; i < n; i++) {
+            Objects.checkIndex(bits[i], capacity);
+        }
+        WaitEntry fired;
+        lock.lock();
+        try {
+            for (int i = 0; i < n; i++) {
+                int index = bits[i] >>> shift;
+                if ((words[index] & (1L << (bits[i] & ((1 << shift) - 1)))) == 0) {
+                    throw new IllegalStateException("bit " + bits[i] + " is not allocated");
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                freeLocked(bits[i]);
+            }
+            fired = wakeUpLocked(n);
+        } finally {
+            lock.unlock();
+        }
+        fire(fired);
+    }
+
+    @Override
+    public int busy() {
+        lock.lock();
+        try {
+            int busy = 0;
+            for (long w : words) {
+                busy += Long.bitCount(w);
+            }
+            return busy;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void resize(int newDepth) {
+        if (newDepth < 0 || newDepth > capacity) {
+            throw new IllegalArgumentException("depth " + newDepth + " outside 0.." + capacity);
+        }
+        WaitEntry fired;
+        lock.lock();
+        try {
+            boolean grew = newDepth > depth;
+            depth = newDepth;
+            mapNr = SbitmapMath.mapNr(newDepth, shift);
+            int old = wakeBatch;
+            wakeBatch = SbitmapMath.wakeBatch(newDepth, minShallowDepth);
+            fired = (wakeBatch < old || grew) ? wakeAllLocked() : null;
+        } finally {
+            lock.unlock();
+        }
+        fire(fired);
+    }
+
+    @Override
+    public void setMinShallowDepth(int minShallow) {
+        if (minShallow < 1) {
+            throw new IllegalArgumentException("min_shallow_depth must be >= 1, got " + minShallow);
+        }
+        WaitEntry fired;
+        lock.lock();
+        try {
+            minShallowDepth = minShallow;
+            int old = wakeBatch;
+            wakeBatch = SbitmapMath.wakeBatch(depth, minShallow);
+            fired = wakeBatch < old ? wakeAllLocked() : null;
+        } finally {
+            lock.unlock();
+        }
+        fire(fired);
+    }
+
+    @Override
+    public int minShallowDepth() {
+        lock.lock();
+        try {
+            return minShallowDepth;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void recalculateWakeBatch(int users) {
+        WaitEntry fired;
+        lock.lock();
+        try {
+            wakeBatch = SbitmapMath.wakeBatchForUsers(depth, users);
+            fired = wakeUpLocked(0); // completions already pending may form a batch now
+        } finally {
+            lock.unlock();
+        }
+        fire(fired);
+    }
+
+    @Override
+    public int wakeBatch() {
+        lock.lock();
+        try {
+            return wakeBatch;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void wakeAll() {
+        WaitEntry fired;
+        lock.lock();
+        try {
+            fired = wakeAllLocked();
+        } finally {
+            lock.unlock();
+        }
+        fire(fired);
+    }
+
+    /** Wake batching of digest §1.6; returns the callback entries to fire after unlocking. */
+    private WaitEntry wakeUpLocked(int nr) {
+        if (wsActive == 0) {
+            return null;
+        }
+        completionCnt += nr;
+        WaitEntry fired = null;
+        while (completionCnt - wakeupCnt >= wakeBatch) {
+            wakeupCnt += wakeBatch;
+            fired = wakeNrLocked(wakeBatch, fired);
+        }
+        return fired;
+    }
+
+    /** Wakes up to {@code nr} exclusive waiters and every callback met, advancing wake_index before each queue. */
+    private WaitEntry wakeNrLocked(int nr, WaitEntry fired) {
+        int index = wakeIndex;
+        for (int i = 0; i < WAIT_QUEUES && nr > 0; i++) {
+            ArrayDeque<Object> q = ws[index];
+            index = (index + 1) & (WAIT_QUEUES - 1);
+            int size = q.size();
+            for (int k = 0; k < size && nr > 0; k++) {
+                Object w = q.pollFirst();
+                if (w instanceof WaitEntry e) {
+                    wsActive--;
+                    e.nextFired = fired;
+                    fired = e;
+                } else if (w instanceof Sleeper s) {
+                    wsActive--;
+                    s.wake();
+                    nr--;
+                }
+            }
+        }
+        wakeIndex = index;
+        return fired;
+    }
+
+    private WaitEntry wakeAllLocked() {
+        WaitEntry fired = null;
+        for (ArrayDeque<Object> q : ws) {
+            Object w;
+            while ((w = q.pollFirst()) != null) {
+                wsActive--;
+                if (w instanceof WaitEntry e) {
+                    e.nextFired = fired;
+                    fired = e;
+                } else {
+                    ((Sleeper) w).wake();
+                }
+            }
+        }
+        return fired;
+    }
+
+    /** Runs callbacks outside the lock; an entry counts as queued until just before its callback. */
+    private static void fire(WaitEntry fired) {
+        while (fired != null) {
+            WaitEntry next = fired.nextFired;
+            fired.nextFired = null;
+            fired.queuedOn = null;
+            fired.wake();
+            fired = next;
+        }
+    }
+
+    @Override
+    public int getBlocking(int hint, WaitIndex waitIndex) throws InterruptedException {
+        return getBlocking(hint, waitIndex, -1L, false);
+    }
+
+    @Override
+    public int getBlocking(int hint, WaitIndex waitIndex, long timeoutNanos) throws InterruptedException {
+        return getBlocking(hint, waitIndex, timeoutNanos, true);
+    }
+
+    private int getBlocking(int hint, WaitIndex waitIndex, long timeoutNanos, boolean timed)
+            throws InterruptedException {
+        Objects.requireNonNull(waitIndex, "waitIndex");
+        int bit = get(hint);
+        if (bit >= 0 || (timed && timeoutNanos <= 0)) {
+            return bit;
+        }
+        long deadline = timed ? System.nanoTime() + timeoutNanos : 0L;
+        Sleeper me = new Sleeper(Thread.currentThread());
+        for (;;) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            ArrayDeque<Object> q = ws[waitIndex.nextQueue()];
+            lock.lock();
+            try {
+                me.woken = false;
+                bit = getLocked(hint, Integer.MAX_VALUE);
+                if (bit >= 0) {
+                    return bit;
+                }
+                q.addLast(me);
+                wsActive++;
+            } finally {
+                lock.unlock();
+            }
+            if (!me.await(timed, deadline)) {
+                giveUp(q, me);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                return -1;
+            }
+            bit = get(hint);
+            if (bit >= 0) {
+                return bit;
+            }
+            if (timed && deadline - System.nanoTime() <= 0) {
+                return -1;
+            }
+        }
+    }
+
+    /** Leaves the queue after a timeout or interrupt; a wake-up that raced in is passed on. */
+    private void giveUp(ArrayDeque<Object> q, Sleeper me) {
+        WaitEntry fired = null;
+        lock.lock();
+        try {
+            if (q.remove(me)) {
+                wsActive--;
+            } else {
+                fired = wakeNrLocked(1, null);
+            }
+        } finally {
+            lock.unlock();
+        }
+        fire(fired);
+    }
+
+    @Override
+    public boolean addWaitQueue(WaitEntry entry, WaitIndex waitIndex) {
+        Objects.requireNonNull(entry, "entry");
+        Objects.requireNonNull(waitIndex, "waitIndex");
+        lock.lock();
+        try {
+            if (entry.queuedOn != null) {
+                return false;
+            }
+            ArrayDeque<Object> q = ws[waitIndex.nextQueue()];
+            entry.queuedOn = q;
+            q.addLast(entry);
+            wsActive++;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean removeWaitQueue(WaitEntry entry) {
+        Objects.requireNonNull(entry, "entry");
+        lock.lock();
+        try {
+            Object on = entry.queuedOn;
+            for (ArrayDeque<Object> q : ws) {
+                if (q == on && q.remove(entry)) {
+                    wsActive--;
+                    entry.queuedOn = null;
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public SbitmapDump dump() {
+        lock.lock();
+        try {
+            int busy = 0;
+            for (long w : words) {
+                busy += Long.bitCount(w);
+            }
+            List<Integer> hintList = new ArrayList<>(hints.length);
+            for (int h : hints) {
+                hintList.add(h);
+            }
+            List<Integer> wsList = new ArrayList<>(WAIT_QUEUES);
+            for (ArrayDeque<Object> q : ws) {
+                wsList.add(q.size());
+            }
+            return new SbitmapDump(depth, busy, 0, 1 << shift, mapNr, List.copyOf(hintList), wakeBatch,
+                    wakeIndex, wsActive, List.copyOf(wsList), roundRobin, minShallowDepth);
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,263 @@
+package io.hostwide.sbitmap;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The waiting half of {@code sbitmap_queue} (digest §1.6–§1.7): eight wait
+ * queues, {@code ws_active}, {@code wake_index}, the {@code completion_cnt} /
+ * {@code wakeup_cnt} gate and the wake batch.
+ *
+ * <p>{@code ws_active} counts entries linked on a queue: it rises when one is
+ * linked and falls when whoever unlinks it (a waker, a timeout, a remove) does
+ * so. While it is 0, {@link #wakeUp} does no work at all.
+ *
+ * <p>The hot counters sit 64 bytes apart in one padded {@code int[]}.
+ */
+final class SbqWaitQueues {
+
+    private static final VarHandle CTR = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle QUEUED_ON;
+
+    static {
+        try {
+            QUEUED_ON = MethodHandles.lookup().findVarHandle(WaitEntry.class, "queuedOn", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static final int WS_ACTIVE = 16;
+    private static final int COMPLETION_CNT = 32;
+    private static final int WAKEUP_CNT = 48;
+    private static final int WAKE_INDEX = 64;
+    private final int[] ctr = new int[WAKE_INDEX + 16];
+
+    private final Queue[] ws = new Queue[SbitmapQueue.WAIT_QUEUES];
+    /** Read once per wake-up ({@code READ_ONCE(sbq->wake_batch)}). */
+    private volatile int wakeBatch;
+
+    /** One wait queue: a lock and its waiters ({@link Sleeper}s and {@link WaitEntry}s) in arrival order. */
+    static final class Queue {
+        final ReentrantLock lock = new ReentrantLock();
+        final ArrayDeque<Object> waiters = new ArrayDeque<>();
+        /** waiters.size(), readable without the lock ({@code waitqueue_active}). */
+        volatile int count;
+    }
+
+    SbqWaitQueues(int wakeBatch) {
+        this.wakeBatch = wakeBatch;
+        for (int i = 0; i < ws.length; i++) {
+            ws[i] = new Queue();
+        }
+    }
+
+    int wakeBatch() {
+        return wakeBatch;
+    }
+
+    /** Sets the batch; returns the previous one. */
+    int setWakeBatch(int batch) {
+        int old = wakeBatch;
+        wakeBatch = batch;
+        return old;
+    }
+
+    int wsActive() {
+        return (int) CTR.getVolatile(ctr, WS_ACTIVE);
+    }
+
+    int wakeIndex() {
+        return (int) CTR.getOpaque(ctr, WAKE_INDEX);
+    }
+
+    int queued(int queue) {
+        return ws[queue].count;
+    }
+
+    /**
+     * Wake-up processing for {@code nr} freed bits ({@code sbitmap_queue_wake_up}).
+     * The caller has published the frees with a volatile RMW first.
+     */
+    void wakeUp(int nr) {
+        // Volatile read: the other half of the store-load handshake whose first half is the
+        // freer's volatile RMW on cleared/word; pairs with the increment in prepareToWait()
+        // followed by the waiter's volatile re-read of the bitmap.
+        if ((int) CTR.getVolatile(ctr, WS_ACTIVE) == 0) {
+            return;
+        }
+        int batch = wakeBatch;
+        if (nr != 0) {
+            CTR.getAndAdd(ctr, COMPLETION_CNT, nr);
+        }
+        int wakeups = (int) CTR.getVolatile(ctr, WAKEUP_CNT);
+        for (;;) {
+            int completions = (int) CTR.getVolatile(ctr, COMPLETION_CNT);
+            if (completions - wakeups < batch) {
+                return;
+            }
+            // Only the thread whose CAS moves wakeup_cnt on by a batch wakes that batch.
+            int witness = (int) CTR.compareAndExchange(ctr, WAKEUP_CNT, wakeups, wakeups + batch);
+            if (witness == wakeups) {
+                wakeNr(batch);
+                wakeups += batch; // a large batch free may owe more than one batch: loop
+            } else {
+                wakeups = witness;
+            }
+        }
+    }
+
+    /**
+     * Wakes up to {@code nr} exclusive waiters, and every callback met on the way,
+     * starting at wake_index and advancing it before each queue is inspected.
+     */
+    void wakeNr(int nr) {
+        int start = (int) CTR.getOpaque(ctr, WAKE_INDEX);
+        int index = start;
+        for (int i = 0; i < ws.length; i++) {
+            Queue q = ws[index];
+            index = (index + 1) & (ws.length - 1);
+            if (q.count == 0) {
+                continue;
+            }
+            int woken = wakeQueue(q, nr, false);
+            if (woken >= nr) {
+                break;
+            }
+            nr -= woken;
+        }
+        if (index != start) {
+            CTR.setOpaque(ctr, WAKE_INDEX, index); // only a fairness position: no ordering needed
+        }
+    }
+
+    /** Wakes everybody on every queue ({@code sbitmap_queue_wake_all}). */
+    void wakeAll() {
+        for (Queue q : ws) {
+            if (q.count != 0) {
+                wakeQueue(q, Integer.MAX_VALUE, true);
+            }
+        }
+    }
+
+    /** Unlinks and wakes up to {@code nr} exclusive waiters (all when {@code all}); returns how many. */
+    private int wakeQueue(Queue q, int nr, boolean all) {
+        WaitEntry fired = null;
+        int woken = 0;
+        q.lock.lock();
+        try {
+            Object w;
+            while ((all || woken < nr) && (w = q.waiters.pollFirst()) != null) {
+                CTR.getAndAdd(ctr, WS_ACTIVE, -1);
+                if (w instanceof Sleeper s) {
+                    s.wake();
+                    woken++;
+                } else {
+                    WaitEntry e = (WaitEntry) w;
+                    e.nextFired = fired;
+                    fired = e;
+                }
+            }
+            q.count = q.waiters.size();
+        } finally {
+            q.lock.unlock();
+        }
+        fire(fired);
+        return woken;
+    }
+
+    /** Runs callbacks outside the queue lock; an entry counts as queued until just before its callback. */
+    private static void fire(WaitEntry fired) {
+        while (fired != null) {
+            WaitEntry next = fired.nextFired;
+            fired.nextFired = null;
+            fired.queuedOn = null; // volatile: a callback may re-register the entry
+            fired.wake();
+            fired = next;
+        }
+    }
+
+    /** {@code sbitmap_prepare_to_wait}: links an exclusive sleeper on queue {@code queue}. */
+    void prepareToWait(int queue, Sleeper sleeper) {
+        // Volatile RMW: pairs with the volatile ws_active read in wakeUp(); the caller re-reads the
+        // bitmap after this, so either it sees the free or the freer sees this waiter.
+        CTR.getAndAdd(ctr, WS_ACTIVE, 1);
+        Queue q = ws[queue];
+        q.lock.lock();
+        try {
+            q.waiters.addLast(sleeper);
+            q.count = q.waiters.size();
+        } finally {
+            q.lock.unlock();
+        }
+    }
+
+    /**
+     * {@code sbitmap_finish_wait}: unlinks the sleeper if still linked. If a waker
+     * already took it off the queue, that wake-up was meant for somebody: it is
+     * passed on to the next exclusive waiter.
+     */
+    void finishWait(int queue, Sleeper sleeper) {
+        Queue q = ws[queue];
+        boolean removed;
+        q.lock.lock();
+        try {
+            removed = q.waiters.remove(sleeper);
+            if (removed) {
+                q.count = q.waiters.size();
+                CTR.getAndAdd(ctr, WS_ACTIVE, -1);
+            }
+        } finally {
+            q.lock.unlock();
+        }
+        if (!removed) {
+            wakeNr(1);
+        }
+    }
+
+    /** {@code sbitmap_add_wait_queue}: links a non-exclusive callback entry. */
+    boolean addWaitQueue(WaitEntry entry, int queue) {
+        Queue q = ws[queue];
+        q.lock.lock();
+        try {
+            // CAS under the queue lock: remove() sees queuedOn and the link change together.
+            if (!QUEUED_ON.compareAndSet(entry, (Object) null, (Object) q)) {
+                return false;
+            }
+            // Volatile RMW: same handshake as prepareToWait(); the caller re-tries after this.
+            CTR.getAndAdd(ctr, WS_ACTIVE, 1);
+            q.waiters.addLast(entry);
+            q.count = q.waiters.size();
+            return true;
+        } finally {
+            q.lock.unlock();
+        }
+    }
+
+    /** {@code sbitmap_del_wait_queue}: unlinks a callback entry that has not fired. */
+    boolean removeWaitQueue(WaitEntry entry) {
+        for (;;) {
+            Object on = entry.queuedOn;
+            if (!(on instanceof Queue q)) {
+                return false;
+            }
+            q.lock.lock();
+            try {
+                if (entry.queuedOn != on) {
+                    continue; // fired and re-queued elsewhere meanwhile: look again
+                }
+                if (!q.waiters.remove(entry)) {
+                    return false; // taken by a waker; its callback is about to run
+                }
+                q.count = q.waiters.size();
+                CTR.getAndAdd(ctr, WS_ACTIVE, -1);
+                entry.queuedOn = null;
+                return true;
+            } finally {
+                q.lock.unlock();
+            }
+        }
+    }
+}

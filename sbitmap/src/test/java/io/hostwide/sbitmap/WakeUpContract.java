@@ -1,0 +1,366 @@
+package io.hostwide.sbitmap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Waiting and waking (digest §1.6–§1.7) for every {@link SbitmapQueue}. A lost
+ * wake-up shows as a waiter that never gets a bit: every wait here is bounded,
+ * and running out of time fails the test instead of hanging it.
+ */
+abstract class WakeUpContract {
+
+    private static final long LIMIT_NANOS = TimeUnit.SECONDS.toNanos(20);
+
+    abstract SbitmapQueue create(SbitmapConfig config);
+
+    /** Polls {@code done} until it holds or the limit passes; returns whether it held. */
+    static boolean await(BooleanSupplier done, long limitNanos) {
+        long deadline = System.nanoTime() + limitNanos;
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+        return true;
+    }
+
+    /**
+     * A full map, {@code waiters} waiters registered, then the held bits freed one
+     * by one. Each waiter that gets a bit counts itself and hands the bit back to
+     * be freed again, as a completing request would, so frees keep flowing while
+     * anyone waits. Every waiter must get a bit.
+     */
+    private void sweep(int depth, int waiters, boolean callbacks) throws InterruptedException {
+        SbitmapQueue q = create(SbitmapConfig.of(depth, 4));
+        Queue<Integer> toFree = new ConcurrentLinkedQueue<>(SbitmapQueueContract.fill(q, 4));
+        assertThat(toFree).hasSize(depth);
+        AtomicInteger got = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        List<Grabber> grabbers = new ArrayList<>();
+        for (int i = 0; i < waiters; i++) {
+            int hint = i % 4;
+            if (callbacks) {
+                Grabber g = new Grabber(q, hint, got, toFree);
+                grabbers.add(g);
+                g.attempt();
+            } else {
+                threads.add(Thread.ofVirtual().start(() -> {
+                    try {
+                        int bit = q.getBlocking(hint, new WaitIndex(), LIMIT_NANOS);
+                        if (bit < 0) {
+                            failure.compareAndSet(null, new AssertionError("waiter timed out: lost wake-up"));
+                            return;
+                        }
+                        got.incrementAndGet();
+                        toFree.add(bit);
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    }
+                }));
+            }
+        }
+        assertThat(await(() -> q.dump().wsActive() == waiters, LIMIT_NANOS))
+                .as("depth %d: all %d waiters registered", depth, waiters).isTrue();
+        boolean allServed = await(() -> {
+            Integer bit = toFree.poll();
+            if (bit != null) {
+                q.clear(bit, 0);
+            }
+            return got.get() == waiters;
+        }, LIMIT_NANOS);
+        for (Thread t : threads) {
+            t.join(TimeUnit.NANOSECONDS.toMillis(LIMIT_NANOS));
+        }
+        assertThat(failure.get()).isNull();
+        assertThat(allServed).as("depth %d, %s waiters: %d of %d got a bit (lost wake-up)", depth,
+                callbacks ? "callback" : "blocking", got.get(), waiters).isTrue();
+        for (Integer bit; (bit = toFree.poll()) != null; ) {
+            q.clear(bit, 0);
+        }
+        assertThat(q.busy()).isZero();
+        assertThat(q.dump().wsActive()).isZero();
+    }
+
+    @Test
+    void blockingWaitersAreAllServedAtEveryDepthFrom1To64() throws InterruptedException {
+        for (int depth = 1; depth <= 64; depth++) {
+            sweep(depth, depth + 3, false);
+        }
+    }
+
+    @Test
+    void callbackWaitersAreAllServedAtEveryDepthFrom1To64() throws InterruptedException {
+        for (int depth = 1; depth <= 64; depth++) {
+            sweep(depth, depth + 3, true);
+        }
+    }
+
+    /**
+     * The 2022 shared-tags hang: with 16 sharers each may hold only ceil(64/16) = 4
+     * tags, fewer than the default batch of 8, so freeing one sharer's slice never
+     * completes a batch. recalculateWakeBatch(16) makes the batch 1.
+     */
+    @Test
+    void sharedUsersAreWokenOnceTheBatchFollowsTheUserCount() throws InterruptedException {
+        SbitmapQueue q = create(SbitmapConfig.of(64, 4));
+        assertThat(q.wakeBatch()).isEqualTo(8);
+        List<Integer> held = SbitmapQueueContract.fill(q, 4);
+        AtomicInteger got = new AtomicInteger();
+        List<Thread> waiters = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            waiters.add(Thread.ofVirtual().start(() -> {
+                try {
+                    if (q.getBlocking(0, new WaitIndex(), LIMIT_NANOS) >= 0) {
+                        got.incrementAndGet();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        for (Thread t : waiters) {
+            assertThat(awaitParked(t)).isTrue();
+        }
+        for (int i = 0; i < 4; i++) {
+            q.clear(held.get(i), 0);
+        }
+        // Four frees are half a batch of 8: nobody is woken.
+        assertThat(q.dump().wsActive()).isEqualTo(4);
+        assertThat(got.get()).isZero();
+
+        q.recalculateWakeBatch(16);
+        assertThat(q.wakeBatch()).isEqualTo(1);
+        assertThat(await(() -> got.get() == 4, LIMIT_NANOS)).as("woken after recalculation").isTrue();
+        for (Thread t : waiters) {
+            t.join();
+        }
+
+        // With the batch at 1, a fresh slice of four frees serves four fresh waiters.
+        List<Integer> slice = new ArrayList<>(held.subList(4, 8));
+        got.set(0);
+        waiters.clear();
+        for (int i = 0; i < 4; i++) {
+            waiters.add(Thread.ofVirtual().start(() -> {
+                try {
+                    if (q.getBlocking(1, new WaitIndex(), LIMIT_NANOS) >= 0) {
+                        got.incrementAndGet();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        assertThat(await(() -> q.dump().wsActive() == 4, LIMIT_NANOS)).isTrue();
+        for (int bit : slice) {
+            q.clear(bit, 1);
+        }
+        assertThat(await(() -> got.get() == 4, LIMIT_NANOS)).as("each free of the slice wakes one").isTrue();
+        for (Thread t : waiters) {
+            t.join();
+        }
+        assertThat(q.busy()).isEqualTo(64);
+    }
+
+    @Test
+    void aTimedWaitOnAFullMapTimesOutAndLeavesNoWaiter() throws InterruptedException {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1));
+        SbitmapQueueContract.fill(q, 1);
+        assertThat(q.getBlocking(0, new WaitIndex(), TimeUnit.MILLISECONDS.toNanos(20))).isEqualTo(-1);
+        assertThat(q.getBlocking(0, new WaitIndex(), 0)).isEqualTo(-1);
+        assertThat(q.dump().wsActive()).isZero();
+    }
+
+    @Test
+    void anInterruptedWaiterThrowsAndLeavesNoWaiter() throws Exception {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1));
+        SbitmapQueueContract.fill(q, 1);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                q.getBlocking(0, new WaitIndex());
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        assertThat(await(() -> q.dump().wsActive() == 1, LIMIT_NANOS)).isTrue();
+        t.interrupt();
+        t.join(TimeUnit.NANOSECONDS.toMillis(LIMIT_NANOS));
+        assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+        assertThat(q.dump().wsActive()).isZero();
+        assertThat(q.busy()).isEqualTo(8);
+    }
+
+    @Test
+    void wakeAllWakesBlockingAndCallbackWaiters() throws Exception {
+        SbitmapQueue q = create(SbitmapConfig.of(16, 1));
+        SbitmapQueueContract.fill(q, 1);
+        AtomicInteger fired = new AtomicInteger();
+        WaitIndex wi = new WaitIndex();
+        List<WaitEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            WaitEntry e = new WaitEntry() {
+                @Override
+                protected void wake() {
+                    fired.incrementAndGet();
+                }
+            };
+            entries.add(e);
+            assertThat(q.addWaitQueue(e, wi)).isTrue();
+        }
+        AtomicInteger returned = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(3);
+        for (int i = 0; i < 3; i++) {
+            Thread.ofVirtual().start(() -> {
+                try {
+                    q.getBlocking(0, new WaitIndex(), LIMIT_NANOS);
+                    returned.incrementAndGet();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    done.countDown();
+                }
+            });
+        }
+        assertThat(await(() -> q.dump().wsActive() == 13, LIMIT_NANOS)).isTrue();
+        assertThat(q.dump().ws().stream().mapToInt(Integer::intValue).sum()).isEqualTo(13);
+        q.wakeAll();
+        assertThat(fired.get()).isEqualTo(10);
+        assertThat(entries).noneMatch(WaitEntry::isQueued);
+        // Woken sleepers find the map still full and go back to sleep: no bit appears from nowhere.
+        assertThat(await(() -> q.dump().wsActive() == 3, LIMIT_NANOS)).isTrue();
+        assertThat(returned.get()).isZero();
+        for (int i = 0; i < 16; i++) {
+            q.clear(i, 0);
+        }
+        assertThat(done.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(returned.get()).isEqualTo(3);
+    }
+
+    @Test
+    void aCallbackEntryIsQueuedOnceAndCanBeRemovedUntilItFires() {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1));
+        List<Integer> held = SbitmapQueueContract.fill(q, 1);
+        AtomicInteger fired = new AtomicInteger();
+        WaitEntry e = new WaitEntry() {
+            @Override
+            protected void wake() {
+                assertThat(isQueued()).isFalse(); // removed before its callback runs
+                fired.incrementAndGet();
+            }
+        };
+        WaitIndex wi = new WaitIndex();
+        assertThat(q.addWaitQueue(e, wi)).isTrue();
+        assertThat(q.addWaitQueue(e, wi)).isFalse();
+        assertThat(e.isQueued()).isTrue();
+        assertThat(q.dump().wsActive()).isEqualTo(1);
+        assertThat(q.removeWaitQueue(e)).isTrue();
+        assertThat(q.removeWaitQueue(e)).isFalse();
+        assertThat(q.dump().wsActive()).isZero();
+
+        assertThat(q.addWaitQueue(e, wi)).isTrue();
+        q.clear(held.get(0), 0); // depth 8: batch 1, so one free fires it
+        assertThat(fired.get()).isEqualTo(1);
+        assertThat(e.isQueued()).isFalse();
+        assertThat(q.removeWaitQueue(e)).isFalse();
+        assertThat(q.dump().wsActive()).isZero();
+    }
+
+    @Test
+    void withoutWaitersAFreeDoesNoWakeUpWork() {
+        SbitmapQueue q = create(SbitmapConfig.of(64, 1));
+        List<Integer> held = SbitmapQueueContract.fill(q, 1);
+        int before = q.dump().wakeIndex();
+        for (int bit : held) {
+            q.clear(bit, 0);
+        }
+        assertThat(q.dump().wakeIndex()).isEqualTo(before);
+        assertThat(q.dump().wsActive()).isZero();
+    }
+
+    @Test
+    void aBatchOfFreesWakesAnExclusiveWaiterAndMovesTheWakeIndexPastItsQueue() throws Exception {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1)); // batch 1
+        List<Integer> held = SbitmapQueueContract.fill(q, 1);
+        int before = q.dump().wakeIndex();
+        WaitIndex wi = new WaitIndex(); // first use: queue 0
+        AtomicInteger bit = new AtomicInteger(-2);
+        Thread t = Thread.ofVirtual().start(() -> {
+            try {
+                bit.set(q.getBlocking(0, wi, LIMIT_NANOS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(awaitParked(t)).isTrue();
+        q.clear(held.get(3), 0);
+        t.join(TimeUnit.NANOSECONDS.toMillis(LIMIT_NANOS));
+        assertThat(bit.get()).isEqualTo(held.get(3));
+        assertThat(q.dump().wakeIndex()).isEqualTo((before + 1) % 8);
+        assertThatThrownBy(() -> q.addWaitQueue(null, new WaitIndex())).isInstanceOf(NullPointerException.class);
+    }
+
+    /** Waits until {@code t} sleeps in a timed park, i.e. past its re-try. */
+    static boolean awaitParked(Thread t) {
+        return await(() -> t.getState() == Thread.State.TIMED_WAITING, LIMIT_NANOS);
+    }
+
+    /**
+     * A callback waiter as blk-mq's dispatch_wait uses one: on wake it re-tries,
+     * and if that fails it re-registers and re-tries once more (no lost wake-up).
+     */
+    static final class Grabber extends WaitEntry {
+        private final SbitmapQueue q;
+        private final int hint;
+        private final AtomicInteger got;
+        private final Queue<Integer> toFree;
+        private final WaitIndex waitIndex = new WaitIndex();
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        Grabber(SbitmapQueue q, int hint, AtomicInteger got, Queue<Integer> toFree) {
+            this.q = q;
+            this.hint = hint;
+            this.got = got;
+            this.toFree = toFree;
+        }
+
+        void attempt() {
+            if (done.get()) {
+                return;
+            }
+            int bit = q.get(hint);
+            if (bit < 0) {
+                q.addWaitQueue(this, waitIndex);
+                bit = q.get(hint);
+                if (bit < 0) {
+                    return;
+                }
+                q.removeWaitQueue(this);
+            }
+            if (done.compareAndSet(false, true)) {
+                got.incrementAndGet();
+            }
+            toFree.add(bit);
+        }
+
+        @Override
+        protected void wake() {
+            attempt();
+        }
+    }
+}

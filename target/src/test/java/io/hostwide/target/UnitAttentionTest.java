@@ -1,0 +1,109 @@
+package io.hostwide.target;
+
+import io.hostwide.scsi.spec.Asc;
+import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.scsi.spec.SenseKey;
+import io.hostwide.target.backstore.Backstore;
+import io.hostwide.target.backstore.RamBackstore;
+import io.hostwide.target.model.DeviceAttributes;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+import static io.hostwide.target.Harness.cdb;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Unit attention conditions and their interlocks (SAM-5 §5.14, SPC-4 §5.14, §6.33, §6.39). */
+class UnitAttentionTest {
+    static final byte[] TUR = cdb(0, 0, 0, 0, 0, 0);
+
+    @Test
+    void queueOrdersResetsFirstDeduplicatesAndReportsOnce() {
+        UnitAttentionQueue q = new UnitAttentionQueue();
+        assertThat(q.isEmpty()).isTrue();
+        q.add(Asc.MODE_PARAMETERS_CHANGED);
+        q.add(Asc.CAPACITY_DATA_HAS_CHANGED);
+        q.add(Asc.MODE_PARAMETERS_CHANGED);
+        q.add(Asc.POWER_ON_RESET_OR_BUS_DEVICE_RESET_OCCURRED);
+        q.add(Asc.BUS_DEVICE_RESET_FUNCTION_OCCURRED); // a newer reset replaces the older one
+        assertThat(q.size()).isEqualTo(3);
+        assertThat(q.poll()).isEqualTo(Asc.BUS_DEVICE_RESET_FUNCTION_OCCURRED);
+        assertThat(q.poll()).isEqualTo(Asc.MODE_PARAMETERS_CHANGED);
+        assertThat(q.remove(Asc.CAPACITY_DATA_HAS_CHANGED)).isTrue();
+        assertThat(q.poll()).isEqualTo(-1);
+        for (int i = 0; i < 40; i++) {
+            q.add(Asc.of(0x3F, i));
+        }
+        assertThat(q.size()).isEqualTo(16);
+        assertThat(q.peek()).isEqualTo(Asc.of(0x3F, 24)); // the oldest were dropped
+    }
+
+    @Test
+    void reportLunsClearsReportedLunsDataHasChangedOnEveryLun() {
+        try (Harness h = new Harness()) {
+            h.port.addLun(1, h.core.addDevice("d1", new RamBackstore(1 << 20, 512), new DeviceAttributes()));
+            TestFabric.Result rl = h.in(cdb(0xA0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0), 256);
+            assertThat(rl.status()).isEqualTo(ScsiStatus.GOOD); // REPORT LUNS is not failed by the UA...
+            assertThat(h.none(TUR).status()).isEqualTo(ScsiStatus.GOOD); // ...and cleared it on LUN 0
+            TestFabric.Result lun1 = h.fabric.run(h.session, io.hostwide.scsi.spec.LunAddress.encode(1), TUR, 0,
+                    TargetCommand.DIR_NONE, null);
+            assertThat(lun1.status()).isEqualTo(ScsiStatus.GOOD); // and on LUN 1
+        }
+    }
+
+    @Test
+    void unrelatedAclChangesDoNotDisturbOtherSessions() {
+        try (Harness h = new Harness()) {
+            h.port.addAcl("iqn.2026-12.io.hostwide:someone").map(0, 0, false);
+            assertThat(h.none(TUR).status()).isEqualTo(ScsiStatus.GOOD);
+        }
+    }
+
+    @Test
+    void inquiryNeitherFailsNorClearsAUnitAttention() {
+        try (Harness h = new Harness(new DeviceAttributes(), new RamBackstore(1 << 20, 512), true)) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(h.in(cdb(0x12, 0, 0, 0, 36, 0), 36).status()).isEqualTo(ScsiStatus.GOOD);
+            }
+            TestFabric.Result r = h.in(Harness.read10(0, 1), 512);
+            assertThat(r.senseKey()).isEqualTo(SenseKey.UNIT_ATTENTION);
+            assertThat(r.data()).isEmpty();
+        }
+    }
+
+    /** A RAM backstore whose capacity can be changed, as a resized file or volume would be. */
+    static final class ResizableBackstore implements Backstore {
+        final RamBackstore ram = new RamBackstore(1 << 20, 512);
+        volatile long blocks = 1024;
+
+        @Override public int blockSize() { return 512; }
+        @Override public long blockCount() { return blocks; }
+        @Override public boolean blocking() { return false; }
+        @Override public void read(long lba, ByteBuffer dst) { ram.read(lba, dst); }
+        @Override public void write(long lba, ByteBuffer src, boolean fua) { ram.write(lba, src, fua); }
+        @Override public void flush() {}
+        @Override public boolean supportsUnmap() { return false; }
+        @Override public boolean unmapReturnsZeros() { return true; }
+        @Override public void unmap(long lba, long n) {}
+        @Override public long provisioningRun(long lba, long max) { return Math.min(max, blocks - lba); }
+        @Override public String describe() { return "resizable"; }
+        @Override public void close() throws IOException { ram.close(); }
+    }
+
+    @Test
+    void capacityChangeIsAnnouncedToEveryNexus() {
+        ResizableBackstore b = new ResizableBackstore();
+        try (Harness h = new Harness(new DeviceAttributes(), b)) {
+            Session other = h.newSession("iqn.2026-12.io.hostwide:other");
+            b.blocks = 2048;
+            h.device.refreshCapacity();
+            assertThat(h.none(TUR).ascAscq()).isEqualTo(Asc.CAPACITY_DATA_HAS_CHANGED);
+            assertThat(h.fabric.run(other, 0, TUR, 0, TargetCommand.DIR_NONE, null).ascAscq())
+                    .isEqualTo(Asc.CAPACITY_DATA_HAS_CHANGED);
+            assertThat(h.in(Harness.read10(2047, 1), 512).status()).isEqualTo(ScsiStatus.GOOD);
+            h.device.refreshCapacity(); // unchanged: nothing queued
+            assertThat(h.none(TUR).status()).isEqualTo(ScsiStatus.GOOD);
+        }
+    }
+}
