@@ -42,8 +42,9 @@ final class GatedBackstore implements Backstore {
     void release(int n) { permits.release(n); }
 
     private void gate(long lba) {
+        boolean held = hold; // read before announcing the arrival: a test may clear hold once it saw it
         arrivals.add(lba);
-        if (hold) {
+        if (held) {
             permits.acquireUninterruptibly();
         }
     }

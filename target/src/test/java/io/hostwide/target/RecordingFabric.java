@@ -46,6 +46,16 @@ final class RecordingFabric implements Fabric {
         return tag;
     }
 
+    /** Submits a Data-Out command carrying {@code data}. */
+    long submit(Session s, byte[] cdb, TaskAttribute attr, byte[] data) {
+        long tag = nextTag.getAndIncrement();
+        TargetCommand c = s.newCommand().setup(LunAddress.encode(0), cdb, 0, cdb.length, attr, tag, data.length,
+                TargetCommand.DIR_WRITE);
+        c.dataOutBuffer(data.length).put(data).flip();
+        s.submit(c);
+        return tag;
+    }
+
     long read(Session s, long lba, TaskAttribute attr) {
         return submit(s, Harness.read10(lba, 1), attr, TargetCommand.DIR_READ, 512);
     }

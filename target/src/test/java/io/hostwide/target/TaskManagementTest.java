@@ -176,4 +176,36 @@ class TaskManagementTest {
             assertThat(s.lookup(0).unitAttentions().size()).as("QUERY does not clear it").isEqualTo(1);
         }
     }
+
+    /** SPC-4 §5.13.11.4.5: PREEMPT AND ABORT ends the preempted nexus's tasks (TASK ABORTED: TAS) before GOOD. */
+    @Test
+    void preemptAndAbort() {
+        GatedBackstore g = new GatedBackstore(1 << 20, 512);
+        g.hold = false;
+        try (Harness h = new Harness(new DeviceAttributes(), g)) {
+            RecordingFabric f = new RecordingFabric();
+            Session a = open(h, f, "iqn.2026-12.io.hostwide:a");
+            Session b = open(h, f, "iqn.2026-12.io.hostwide:b");
+            assertThat(f.await(prout(f, a, 6, 0, 0, 0xA)).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(f.await(prout(f, b, 6, 0, 0, 0xB)).status()).isEqualTo(ScsiStatus.GOOD);
+            g.hold = true;
+            long victim = f.read(b, 3, TaskAttribute.SIMPLE);
+            g.nextArrival();
+            g.hold = false;
+            long pa = prout(f, a, 5, 3, 0xA, 0xB);
+            assertThat(f.completed(pa)).as("waits for the preempted nexus task: " + f.completions).isFalse();
+            g.release(1);
+            RecordingFabric.Done v = f.await(victim);
+            assertThat(v.aborted()).isTrue();
+            assertThat(v.status()).isEqualTo(ScsiStatus.TASK_ABORTED);
+            assertThat(f.await(pa).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.device.services().reservations().state().registrations()).hasSize(1);
+            assertThat(h.device.services().reservations().state().registrationOf(a).key()).isEqualTo(0xA);
+            assertThat(b.lookup(0).unitAttentions().peek()).isEqualTo(Asc.REGISTRATIONS_PREEMPTED);
+        }
+    }
+
+    private static long prout(RecordingFabric f, Session s, int sa, int type, long key, long saKey) {
+        return f.submit(s, Nexus.proutCdb(sa, type, 24), TaskAttribute.SIMPLE, Nexus.basic(key, saKey, 0));
+    }
 }

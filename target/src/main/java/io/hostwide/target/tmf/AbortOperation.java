@@ -15,10 +15,15 @@ final class AbortOperation {
     private long[] words = new long[8];
     private int count;
     private final Runnable onDone;
+    private final java.util.List<AbortOperation> registry;
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile boolean armed; // set after the scan: notifications before it are ignored, then re-checked
 
-    AbortOperation(Runnable onDone) { this.onDone = onDone; }
+    /** @param registry the task manager's list of waiting operations: left before {@code onDone} runs */
+    AbortOperation(Runnable onDone, java.util.List<AbortOperation> registry) {
+        this.onDone = onDone;
+        this.registry = registry;
+    }
 
     void add(TargetCommand c, long word) {
         if (count == commands.length) {
@@ -48,6 +53,7 @@ final class AbortOperation {
         if (!finished.compareAndSet(false, true)) {
             return false;
         }
+        registry.remove(this);
         onDone.run();
         return true;
     }

@@ -117,7 +117,7 @@ public final class TaskManagement {
     private int abortCommands(Session requester, Predicate<TargetCommand> match, TargetCommand exclude,
                               List<Long> tags, Runnable done, Runnable effects) {
         int[] found = new int[1];
-        AbortOperation op = new AbortOperation(done);
+        AbortOperation op = new AbortOperation(done, active);
         active.add(op);
         Set<Device> touched = new LinkedHashSet<>();
         for (Session x : core.sessions()) {
@@ -147,9 +147,7 @@ public final class TaskManagement {
         }
         effects.run();
         op.arm();
-        if (op.check()) {
-            active.remove(op);
-        }
+        op.check();
         return found[0];
     }
 
@@ -166,9 +164,7 @@ public final class TaskManagement {
     /** Called by the core after the fabric saw an aborted command: finishes requests waiting for it. */
     public void abortedCommandDelivered() {
         for (AbortOperation op : active) {
-            if (op.check()) {
-                active.remove(op);
-            }
+            op.check();
         }
     }
 
