@@ -56,7 +56,6 @@ public final class TargetCommand {
 
     private final Session session;
     private final BufferCache buffers;
-    TargetCommand poolNext; // intrusive link reserved for pools that want it (unused by the ring pool)
 
     // --- fabric inputs ---------------------------------------------------------------------------------------
     private long lun;
@@ -469,5 +468,4 @@ public final class TargetCommand {
         return sb.append(']').toString();
     }
 
-    static int u16(byte[] b, int off) { return BigEndian.u16(b, off); }
 }
