@@ -1,6 +1,5 @@
 package io.hostwide.target;
 
-import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.CdbGroup;
 import io.hostwide.scsi.spec.DescriptorSense;
 import io.hostwide.scsi.spec.FixedSense;
