@@ -196,4 +196,13 @@ class PipelineTest {
             assertThat(s.newCommand()).isIn(c, unused);
         }
     }
+
+    @Test
+    void dumpShowsTheObjectTree() {
+        try (Harness h = new Harness(new DeviceAttributes(), new RamBackstore(1 << 20, 512), true)) {
+            String d = h.core.dump();
+            assertThat(d).contains("target iqn.2026-12.io.hostwide:test", "port tpgt=1 rtpi=1 demo=true",
+                    "lun 0 -> dev0", "device dev0 [ram", "wce=true", "(demo)", "ua_pending=1");
+        }
+    }
 }
