@@ -43,6 +43,27 @@ public final class TaskSet {
         delayedTail = c;
     }
 
+    /** Unlinks a parked command; returns false when it is not parked here. Caller holds this. */
+    boolean unlink(TargetCommand c) {
+        TargetCommand prev = null;
+        for (TargetCommand x = delayedHead; x != null; prev = x, x = x.parkedNext) {
+            if (x == c) {
+                if (prev == null) {
+                    delayedHead = x.parkedNext;
+                } else {
+                    prev.parkedNext = x.parkedNext;
+                }
+                if (delayedTail == x) {
+                    delayedTail = prev;
+                }
+                x.parkedNext = null;
+                delayedCount.decrementAndGet();
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Removes and returns the head when it may run now, per the 2021 rules; null otherwise. Caller holds this. */
     TargetCommand takeRunnable() {
         TargetCommand head = delayedHead;
