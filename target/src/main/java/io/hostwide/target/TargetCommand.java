@@ -1,6 +1,5 @@
 package io.hostwide.target;
 
-import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.CdbGroup;
 import io.hostwide.scsi.spec.DescriptorSense;
 import io.hostwide.scsi.spec.FixedSense;
@@ -58,7 +57,6 @@ public final class TargetCommand {
 
     private final Session session;
     private final BufferCache buffers;
-    TargetCommand poolNext; // intrusive link reserved for pools that want it (unused by the ring pool)
 
     // --- fabric inputs ---------------------------------------------------------------------------------------
     private long lun;
@@ -178,15 +176,32 @@ public final class TargetCommand {
 
     public Object fabricPrivate() { return fabricPrivate; }
 
-    /** Returns the command to its session's pool. Call after the response has been sent. */
+    /**
+     * Returns the command to its session's pool. Call after the response has been sent (or instead of submitting a
+     * command the fabric decided not to send).
+     *
+     * @throws IllegalStateException when released twice or before the core completed it (a fabric bug that would
+     *                               otherwise hand one command to two users)
+     */
     public void release() {
+        // release: pairs with the acquire CAS in Session.newCommand's markPrepared
+        if (!STATE.compareAndSet(this, COMPLETED, FREE) && !STATE.compareAndSet(this, PREPARED, FREE)) {
+            throw new IllegalStateException("release of a command that is " + stateName() + ": " + this);
+        }
         this.dataOut = null;
         this.fabricPrivate = null;
         this.sessionLun = null;
         this.device = null;
         this.descriptor = null;
-        STATE.setRelease(this, FREE); // release: pairs with the acquire in Session.newCommand's pool poll
         session.recycle(this);
+    }
+
+    private String stateName() {
+        return switch ((int) STATE.getVolatile(this)) {
+            case FREE -> "already free";
+            case SUBMITTED -> "still in the core";
+            default -> "in state " + (int) STATE.getVolatile(this);
+        };
     }
 
     // --- results, valid in Fabric.complete -------------------------------------------------------------------
@@ -389,18 +404,17 @@ public final class TargetCommand {
         dataOutStart = 0;
     }
 
+    /** PREPARED → SUBMITTED; records where the Data-Out starts (bytes position..limit are the Data-Out). */
     boolean markSubmitted() {
+        if (!STATE.compareAndSet(this, PREPARED, SUBMITTED)) {
+            return false;
+        }
         if (dataOut != null) {
             dataOutStart = dataOut.position();
-            dataOut.limit(dataOut.limit()); // keep limit: bytes position..limit are the Data-Out
         }
-        int s = (int) STATE.getAcquire(this);
-        if ((s == PREPARED || s == FREE) && STATE.compareAndSet(this, s, SUBMITTED)) {
-            // volatile write: publishes tag/LUN/session fields to a TMF scan that reads abortWord first
-            abortWord = ((abortWord >>> 4) + 1) << 4;
-            return true;
-        }
-        return false;
+        // volatile write: publishes tag/LUN/session fields to a TMF scan that reads abortWord first
+        abortWord = ((abortWord >>> 4) + 1) << 4;
+        return true;
     }
 
     /** @return true exactly once per submission (guards against double completion). */
@@ -526,5 +540,4 @@ public final class TargetCommand {
         return sb.append(']').toString();
     }
 
-    static int u16(byte[] b, int off) { return BigEndian.u16(b, off); }
 }

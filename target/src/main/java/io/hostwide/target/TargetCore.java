@@ -365,6 +365,9 @@ public final class TargetCore implements AutoCloseable {
         complete(cmd);
     }
 
+    /** A text tree of targets, ports, LUNs, devices (queues, task set counters) and sessions (UAs pending). */
+    public String dump() { return CoreDump.dump(this, new ArrayList<>(devices.values())); }
+
     // ======================================== shutdown =====================================================
 
     /** Closes every session and device (I/O queues drain, backstores close). */

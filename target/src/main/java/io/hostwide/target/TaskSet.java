@@ -43,6 +43,27 @@ public final class TaskSet {
         delayedTail = c;
     }
 
+    /** Unlinks a parked command; returns false when it is not parked here. Caller holds this. */
+    boolean unlink(TargetCommand c) {
+        TargetCommand prev = null;
+        for (TargetCommand x = delayedHead; x != null; prev = x, x = x.parkedNext) {
+            if (x == c) {
+                if (prev == null) {
+                    delayedHead = x.parkedNext;
+                } else {
+                    prev.parkedNext = x.parkedNext;
+                }
+                if (delayedTail == x) {
+                    delayedTail = prev;
+                }
+                x.parkedNext = null;
+                delayedCount.decrementAndGet();
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Unlinks every parked command whose abort was requested; returns them chained through parkedNext. */
     synchronized TargetCommand unlinkAborted() {
         TargetCommand out = null;

@@ -103,6 +103,19 @@ public final class Device implements AutoCloseable {
     /** Capacity in blocks as the device reports it (READ CAPACITY returns this minus one). */
     public long blockCount() { return blockCount; }
 
+    /** Default transfer limit when the attribute is 0: 8 MiB. */
+    public static final int DEFAULT_MAX_TRANSFER_BYTES = 8 << 20;
+
+    /**
+     * The MAXIMUM TRANSFER LENGTH in force, in blocks: the attribute, or 8 MiB worth of blocks when it is 0, never
+     * more than fits one Java buffer (a command's data is one {@link java.nio.ByteBuffer}).
+     */
+    public long maxTransferBlocks() {
+        long a = attributes.maxTransferLength();
+        long cap = (Integer.MAX_VALUE / 2) / blockSize();
+        return a > 0 ? Math.min(a, cap) : DEFAULT_MAX_TRANSFER_BYTES / blockSize();
+    }
+
     public String unitSerial() { return unitSerial; }
 
     public long naa() { return naa; }

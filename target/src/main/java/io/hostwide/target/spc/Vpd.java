@@ -118,9 +118,9 @@ final class Vpd {
         DeviceAttributes a = dev.attributes();
         d[BlockLimits.MAXIMUM_COMPARE_AND_WRITE_LENGTH] = (byte) (a.emulateCaw() ? a.maxCompareAndWriteLength() : 0);
         BigEndian.put16(d, BlockLimits.OPTIMAL_TRANSFER_LENGTH_GRANULARITY, 1);
-        BigEndian.put32(d, BlockLimits.MAXIMUM_TRANSFER_LENGTH, a.maxTransferLength());
+        BigEndian.put32(d, BlockLimits.MAXIMUM_TRANSFER_LENGTH, dev.maxTransferBlocks());
         BigEndian.put32(d, BlockLimits.OPTIMAL_TRANSFER_LENGTH, a.optimalTransferLength());
-        BigEndian.put32(d, BlockLimits.MAXIMUM_PREFETCH_LENGTH, a.maxTransferLength());
+        BigEndian.put32(d, BlockLimits.MAXIMUM_PREFETCH_LENGTH, dev.maxTransferBlocks());
         if (thin(dev)) {
             BigEndian.put32(d, BlockLimits.MAXIMUM_UNMAP_LBA_COUNT, a.maxUnmapLbaCount());
             BigEndian.put32(d, BlockLimits.MAXIMUM_UNMAP_BLOCK_DESCRIPTOR_COUNT, a.maxUnmapBlockDescriptorCount());
@@ -131,7 +131,7 @@ final class Vpd {
         }
         BigEndian.put64(d, BlockLimits.MAXIMUM_WRITE_SAME_LENGTH, a.maxWriteSameLength());
         if (a.emulateWriteAtomic()) {
-            BigEndian.put32(d, BlockLimits.MAXIMUM_ATOMIC_TRANSFER_LENGTH, a.maxAtomicTransferLength());
+            BigEndian.put32(d, BlockLimits.MAXIMUM_ATOMIC_TRANSFER_LENGTH, Math.min(a.maxAtomicTransferLength(), dev.maxTransferBlocks()));
             BigEndian.put32(d, BlockLimits.ATOMIC_ALIGNMENT, a.atomicAlignment());
             BigEndian.put32(d, BlockLimits.ATOMIC_TRANSFER_LENGTH_GRANULARITY, a.atomicTransferLengthGranularity());
         }
