@@ -6,7 +6,8 @@ import io.hostwide.target.backstore.RamBackstore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
+import java.util.ArrayDeque;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,7 +18,9 @@ import java.util.concurrent.TimeUnit;
 final class GatedBackstore implements Backstore {
     private final RamBackstore ram;
     private final LinkedBlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
-    private final Semaphore permits = new Semaphore(0);
+    /** Parked operations, oldest first; {@link #release} opens them in arrival order. */
+    private final ArrayDeque<CountDownLatch> parked = new ArrayDeque<>();
+    private int spare; // permits handed out before anything was parked
     volatile boolean hold = true;
 
     GatedBackstore(long bytes, int blockSize) { this.ram = new RamBackstore(bytes, blockSize); }
@@ -38,14 +41,38 @@ final class GatedBackstore implements Backstore {
     /** Arrivals not yet taken with {@link #nextArrival()}. */
     int pendingArrivals() { return arrivals.size(); }
 
-    /** Lets {@code n} held operations proceed. */
-    void release(int n) { permits.release(n); }
+    /** Lets the {@code n} oldest held operations proceed (or the next ones to arrive, if fewer are held). */
+    synchronized void release(int n) {
+        for (int i = 0; i < n; i++) {
+            CountDownLatch oldest = parked.pollFirst();
+            if (oldest != null) {
+                oldest.countDown();
+            } else {
+                spare++;
+            }
+        }
+    }
 
     private void gate(long lba) {
         boolean held = hold; // read before announcing the arrival: a test may clear hold once it saw it
-        arrivals.add(lba);
-        if (held) {
-            permits.acquireUninterruptibly();
+        CountDownLatch mine = null;
+        synchronized (this) {
+            if (held) {
+                if (spare > 0) {
+                    spare--;
+                } else {
+                    mine = new CountDownLatch(1);
+                    parked.addLast(mine);
+                }
+            }
+            arrivals.add(lba); // announced after parking, so a release that follows the arrival finds it
+        }
+        if (mine != null) {
+            try {
+                mine.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -72,10 +99,17 @@ final class GatedBackstore implements Backstore {
     @Override public long provisioningRun(long lba, long maxBlocks) throws IOException { return ram.provisioningRun(lba, maxBlocks); }
     @Override public String describe() { return "gated " + ram.describe(); }
 
+    /** Lets every parked and future operation through. */
+    synchronized void open() {
+        hold = false;
+        spare = Integer.MAX_VALUE / 2;
+        parked.forEach(CountDownLatch::countDown);
+        parked.clear();
+    }
+
     @Override
     public void close() throws IOException {
-        hold = false;
-        permits.release(1 << 20);
+        open();
         ram.close();
     }
 }
