@@ -19,7 +19,9 @@ import java.lang.invoke.VarHandle;
  * and its completion is another release. A waiter bit found with no pending work is cleared: that hctx's work was
  * dequeued, which needs a budget, so again a release follows; its dispatch list in the hands of its own dispatcher
  * is re-armed by the block layer's "no budget" 3 ms re-run. So every free budget with a parked waiter has a future
- * release or run attached to it. Cost per release: one read of the map when nobody waits.
+ * release or run attached to it. A dispatcher whose re-try succeeds never clears its bit: another dispatcher of
+ * the same hctx may have set it and parked (clearing it lost exactly that wake-up in NoLostRequestTest); a spare
+ * bit only costs one extra run. Cost per release: one read of the map when nobody waits.
  */
 final class BudgetWaiters {
     private static final VarHandle WORD = MethodHandles.arrayElementVarHandle(long[].class);
@@ -37,13 +39,6 @@ final class BudgetWaiters {
     /** Registers hctx {@code i} as refused; a full-fence RMW that pairs with the release's fence before {@link #wakeOne}. */
     void add(int i) {
         WORD.getAndBitwiseOr(bits, i >>> 6, 1L << (i & 63));
-    }
-
-    void remove(int i) {
-        long m = 1L << (i & 63);
-        if (((long) WORD.getOpaque(bits, i >>> 6) & m) != 0) {
-            WORD.getAndBitwiseAnd(bits, i >>> 6, ~m);
-        }
     }
 
     boolean any() {

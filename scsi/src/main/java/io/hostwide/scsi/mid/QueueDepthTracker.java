@@ -51,12 +51,12 @@ final class QueueDepthTracker {
             return 0;
         }
         depthChanges++;
-        return sdev.changeQueueDepth(depth);
+        return sdev.setQueueDepth(depth);
     }
 
     /** True when a ramp-up may happen now: below max, and both the last ramp-up and last QUEUE FULL are older than the period. */
     synchronized boolean mayRampUp(long now, long periodNanos) {
-        if (sdev.queueDepth() >= sdev.maxQueueDepth()) {
+        if (sdev.queueDepth() >= sdev.rampUpLimit()) {
             return false;
         }
         return now - lastQueueRampUp >= periodNanos && now - lastQueueFullTime >= periodNanos;
@@ -86,7 +86,7 @@ final class QueueDepthTracker {
             return;
         }
         long now = host.kblockd.nanoTime();
-        if (now - sdev.tracker.eligibleAt < 0 || sdev.queueDepth() >= sdev.maxQueueDepth()) {
+        if (now - sdev.tracker.eligibleAt < 0 || sdev.queueDepth() >= sdev.rampUpLimit()) {
             return;
         }
         long period = host.template.queueRampUpPeriodMillis * 1_000_000L;
@@ -95,8 +95,8 @@ final class QueueDepthTracker {
         }
         int depth = sdev.queueDepth();
         for (ScsiDevice d : sdev.target.devices) {
-            if (d.queueDepth() == depth) {
-                d.changeQueueDepth(depth + 1);
+            if (d.queueDepth() == depth && depth < d.rampUpLimit()) {
+                d.setQueueDepth(depth + 1);
             }
         }
         sdev.tracker.rampedUp(now);

@@ -32,6 +32,8 @@ public final class ScsiDevice {
     final Sbitmap budgetMap;
     final int maxQueueDepth;
     private volatile int queueDepth;
+    /** {@code sdev->max_queue_depth}: the depth ramp-up returns to (the initial or last user-set depth). */
+    private volatile int rampUpLimit;
     final AtomicInteger deviceBlocked = new AtomicInteger();
     /** {@code sdev->restarts} ({@link RestartPolicy#KERNEL}). */
     final AtomicInteger restarts = new AtomicInteger();
@@ -63,6 +65,7 @@ public final class ScsiDevice {
         // Shift from the initial depth (digest §4.2) so a small depth still spreads over several words.
         this.budgetMap = new Sbitmap(new SbitmapConfig(initial, maxQueueDepth, -1, false, Math.max(1, t.effectiveHwQueues())));
         this.queueDepth = initial;
+        this.rampUpLimit = initial;
         this.tracker = new QueueDepthTracker(this);
     }
 
@@ -82,7 +85,11 @@ public final class ScsiDevice {
 
     public int queueDepth() { return queueDepth; }
 
+    /** Largest depth the budget map can take. */
     public int maxQueueDepth() { return maxQueueDepth; }
+
+    /** The depth queue-full ramp-up climbs back to ({@code max_queue_depth}). */
+    public int rampUpLimit() { return rampUpLimit; }
 
     /** {@code device_busy}: budget tokens held (the map's weight); in-flight requests when the map is bypassed. */
     public int busy() {
@@ -125,10 +132,18 @@ public final class ScsiDevice {
     }
 
     /**
-     * {@code scsi_change_queue_depth}: clamps to 1..max, stores it and resizes the budget map. Tokens above a
-     * shrunk depth stay held until returned. Returns the depth in effect.
+     * {@code scsi_change_queue_depth} as the sysfs {@code queue_depth} write: clamps to 1..max, stores it, resizes
+     * the budget map and makes it the ramp-up limit. Tokens above a shrunk depth stay held until returned.
+     * Returns the depth in effect.
      */
     public int changeQueueDepth(int depth) {
+        int d = setQueueDepth(depth);
+        rampUpLimit = d;
+        return d;
+    }
+
+    /** Depth change by queue-full tracking or ramp-up: leaves {@link #rampUpLimit()} alone. */
+    int setQueueDepth(int depth) {
         int d = Math.max(1, Math.min(depth, maxQueueDepth));
         synchronized (budgetMap) {
             queueDepth = d;
@@ -175,7 +190,7 @@ public final class ScsiDevice {
         // Full-fence RMW above; the re-try below pairs with putBudget's clear-then-scan (BudgetWaiters).
         token = devQueueReady(h);
         if (token >= 0) {
-            waiters.remove(h.queueNum());
+            // The bit stays: another dispatcher of this hctx may have set it too; a spare wake-up costs one run.
             return token;
         }
         if (busy() == 0) {
