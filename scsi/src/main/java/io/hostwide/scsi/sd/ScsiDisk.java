@@ -33,6 +33,7 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
     private final boolean use16;
     private final boolean fuaWrites;
     private final long maxTransferBytes;
+    private final DiscardMode discardMode;
     private final AtomicInteger nextCtx = new AtomicInteger();
     private volatile boolean closed;
 
@@ -41,7 +42,13 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
      * @param force16   always use the 16-byte CDBs
      */
     public ScsiDisk(ScsiDevice sdev, boolean fuaWrites, boolean force16) {
+        this(sdev, fuaWrites, force16, DiscardMode.AUTO);
+    }
+
+    /** @param discardMode how DISCARD is sent ({@code provisioning_mode}); AUTO follows the LBP VPD page */
+    public ScsiDisk(ScsiDevice sdev, boolean fuaWrites, boolean force16, DiscardMode discardMode) {
         this.sdev = sdev;
+        this.discardMode = discardMode;
         this.info = sdev.info();
         if (info == null) {
             throw new IllegalArgumentException(sdev + " was not scanned");
@@ -140,7 +147,11 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
         long lba = rq.offset() / lbs;
         int blocks = rq.length() / lbs;
         byte[] c = cdbOf(cmd);
-        if (info.lbpu()) {
+        boolean unmap = discardMode == DiscardMode.UNMAP ? info.thinProvisioned()
+                : discardMode == DiscardMode.AUTO && info.lbpu();
+        boolean writeSame = discardMode == DiscardMode.WRITE_SAME_16 ? info.thinProvisioned()
+                : discardMode == DiscardMode.AUTO && info.lbpws();
+        if (unmap) {
             if (info.maxUnmapBlocks() != 0 && blocks > info.maxUnmapBlocks()) {
                 return BlkStatus.IOERR;
             }
@@ -150,7 +161,7 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
             sdev.prepare(cmd, c, SdCdb.unmap(c, len), ScsiCmnd.DIR_TO_DEVICE, p, 0, len);
             return BlkStatus.OK;
         }
-        if (info.lbpws()) {
+        if (writeSame) {
             if (info.maxWriteSameBlocks() != 0 && blocks > info.maxWriteSameBlocks()) {
                 return BlkStatus.IOERR;
             }

@@ -119,10 +119,17 @@ class DebugHbaTest {
             w.await(60_000);
             assertThat(w.eachOnce(n)).isTrue();
             assertThat(w.status.values()).containsOnly(BlkStatus.OK);
+            Io.Batch r = new Io.Batch();
+            ByteBuffer[] in = new ByteBuffer[n];
             for (int i = 0; i < n; i++) {
-                ByteBuffer r = ByteBuffer.allocate(512);
-                assertThat(Io.sync(h, ReqOp.READ, 512L * i, 512, r)).isEqualTo(BlkStatus.OK);
-                assertThat(r.getInt(0)).isEqualTo(1000 + i);
+                in[i] = ByteBuffer.allocate(512);
+                r.submit(h, ReqOp.READ, 512L * i, 512, in[i], i, 8);
+            }
+            r.await(60_000);
+            assertThat(r.eachOnce(n)).isTrue();
+            assertThat(r.status.values()).containsOnly(BlkStatus.OK);
+            for (int i = 0; i < n; i++) {
+                assertThat(in[i].getInt(0)).isEqualTo(1000 + i);
             }
             assertThat(hba.injectedErrors()).isPositive();
         }
