@@ -242,6 +242,11 @@ public final class ScsiDevice {
         deviceBlocked.set(v);
     }
 
+    /** The {@code stat} view of this LUN. */
+    public ScsiDeviceSnapshot snapshot() {
+        return ScsiDeviceSnapshot.of(this);
+    }
+
     @Override
     public String toString() {
         return "sdev " + name;

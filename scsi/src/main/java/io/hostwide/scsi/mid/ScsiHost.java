@@ -418,6 +418,11 @@ public final class ScsiHost implements AutoCloseable {
         return new ExecResult(cmd.result, sense, cmd.resid);
     }
 
+    /** The {@code stat} view of this host and its LUNs. */
+    public ScsiHostSnapshot snapshot() {
+        return ScsiHostSnapshot.of(this);
+    }
+
     /** Removes every LUN (waiting for I/O), then frees the tag set. */
     @Override
     public void close() {

@@ -68,6 +68,16 @@ class DebugHbaTest {
             assertThat(host.canQueue()).isEqualTo(32);
             assertThat(host.nrHwQueues()).isEqualTo(4);
             assertThat(hba.disk(0).scsiDevice().queueDepth()).isEqualTo(32);
+            var snap = host.snapshot();
+            assertThat(snap.canQueue()).isEqualTo(32);
+            assertThat(snap.hostTagset()).isTrue();
+            assertThat(snap.hostBusy()).isZero();
+            assertThat(snap.devices()).singleElement().satisfies(d -> {
+                assertThat(d.queueDepth()).isEqualTo(32);
+                assertThat(d.deviceBusy()).isZero();
+                assertThat(d.state()).isEqualTo("running");
+                assertThat(d.iorequestCnt()).as("scanning bypasses the block layer").isZero();
+            });
         }
     }
 
