@@ -141,4 +141,27 @@ class BudgetAndBlockedTest {
             assertThat(h.eachExactlyOnce(6)).isTrue();
         }
     }
+
+    @Test
+    void targetCanQueueParksTheOtherLunOnTheStarvedListUntilTheTargetHasRoom() {
+        try (MidHarness h = new MidHarness(template(RestartPolicy.KERNEL))) {
+            ScsiDevice a = h.addLun(0);
+            ScsiDevice b = h.addLun(1);
+            a.target().canQueue(1);
+            h.read(h.submitter(a, 0), 0);
+            h.read(h.submitter(b, 0), 1);
+            assertThat(h.lld.issuedCount()).as("target can_queue 1").isEqualTo(1);
+            assertThat(a.target().targetBusy()).isEqualTo(1);
+            assertThat(h.host.starvedListEmpty()).isFalse();
+            h.lld.completeGood(h.lld.take());
+            h.kblockd.runDue();
+            ScsiCmnd next = h.lld.take();
+            assertThat(next).isNotNull();
+            assertThat(next.device()).isSameAs(b);
+            h.lld.completeGood(next);
+            h.kblockd.runDue();
+            assertThat(h.eachExactlyOnce(2)).isTrue();
+            assertThat(a.target().targetBusy()).isZero();
+        }
+    }
 }

@@ -151,7 +151,11 @@ final class LoopLld implements LowLevelDriver, Fabric {
         tc.release();
         long delay = delayNanos;
         if (seekNanos > 0 && isReadWrite(cmd.opcode())) {
-            delay += seek.computeIfAbsent(cmd.device(), d -> new SeekModel(seekNanos)).access(lba(cmd), blocks(cmd));
+            SeekModel m = seek.get(cmd.device());
+            if (m == null) {
+                m = seek.computeIfAbsent(cmd.device(), d -> new SeekModel(seekNanos));
+            }
+            delay += m.access(lba(cmd), blocks(cmd));
         }
         finish(t, delay);
     }
