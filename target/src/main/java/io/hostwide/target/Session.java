@@ -29,6 +29,9 @@ public final class Session implements AutoCloseable {
     private final long id = IDS.incrementAndGet();
     private final CommandPool pool;
     private volatile SessionLun[] luns = new SessionLun[0]; // index = LUN number; copy-on-write
+    /** Every command object this session owns (pooled or in flight), scanned by task management. */
+    private final java.util.concurrent.CopyOnWriteArrayList<TargetCommand> commands =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     Session(TargetCore core, TargetPort port, Fabric fabric, String initiatorName, String initiatorPortName,
@@ -47,13 +50,21 @@ public final class Session implements AutoCloseable {
         TargetCommand c = pool.poll();
         if (c == null) {
             c = new TargetCommand(this);
+            commands.add(c); // only while the pool warms up or overflows: not the steady state
         }
         c.markPrepared();
         c.resetForUse();
         return c;
     }
 
-    void recycle(TargetCommand c) { pool.offer(c); }
+    void recycle(TargetCommand c) {
+        if (!pool.offer(c)) {
+            commands.remove(c); // left to the garbage collector
+        }
+    }
+
+    /** The command objects of this session, for task management scans (SAM-5 §7); most are idle. */
+    public List<TargetCommand> commandObjects() { return commands; }
 
     /** Submits a command of this session (same as {@link TargetCore#submit}). */
     public void submit(TargetCommand cmd) { core.submit(cmd); }

@@ -1,6 +1,5 @@
 package io.hostwide.target;
 
-import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.CdbGroup;
 import io.hostwide.scsi.spec.DescriptorSense;
 import io.hostwide.scsi.spec.FixedSense;
@@ -46,9 +45,11 @@ public final class TargetCommand {
 
     static final int FREE = 0, PREPARED = 1, SUBMITTED = 2, COMPLETED = 3;
     private static final VarHandle STATE;
+    private static final VarHandle ABORT;
     static {
         try {
             STATE = MethodHandles.lookup().findVarHandle(TargetCommand.class, "state", int.class);
+            ABORT = MethodHandles.lookup().findVarHandle(TargetCommand.class, "abortWord", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -56,7 +57,6 @@ public final class TargetCommand {
 
     private final Session session;
     private final BufferCache buffers;
-    TargetCommand poolNext; // intrusive link reserved for pools that want it (unused by the ring pool)
 
     // --- fabric inputs ---------------------------------------------------------------------------------------
     private long lun;
@@ -85,6 +85,21 @@ public final class TargetCommand {
     int orderingState;
     TargetCommand parkedNext;
     boolean dataOutMismatch;
+
+    // --- task management (SAM-5 §7): submission sequence << 4 | ABORT_* bits ---------------------------------
+    /** A task management function asked for this submission to be aborted. */
+    public static final long ABORT_REQUESTED = 1;
+    /** This submission completed (normally or aborted). */
+    public static final long ABORT_COMPLETED = 2;
+    /** The abort came from another I_T nexus and TAS = 1: the command ends with TASK ABORTED status. */
+    public static final long ABORT_TAS = 4;
+    /** The fabric has seen the completion of this submission. */
+    public static final long ABORT_DELIVERED = 8;
+    private static final long ABORT_BITS = 0xF;
+    @SuppressWarnings("unused") // accessed through ABORT
+    private volatile long abortWord = ABORT_COMPLETED | ABORT_DELIVERED; // not live until submitted
+    private boolean aborted;
+    private boolean responseSuppressed;
 
     // --- results ---------------------------------------------------------------------------------------------
     private int status;
@@ -161,15 +176,32 @@ public final class TargetCommand {
 
     public Object fabricPrivate() { return fabricPrivate; }
 
-    /** Returns the command to its session's pool. Call after the response has been sent. */
+    /**
+     * Returns the command to its session's pool. Call after the response has been sent (or instead of submitting a
+     * command the fabric decided not to send).
+     *
+     * @throws IllegalStateException when released twice or before the core completed it (a fabric bug that would
+     *                               otherwise hand one command to two users)
+     */
     public void release() {
+        // release: pairs with the acquire CAS in Session.newCommand's markPrepared
+        if (!STATE.compareAndSet(this, COMPLETED, FREE) && !STATE.compareAndSet(this, PREPARED, FREE)) {
+            throw new IllegalStateException("release of a command that is " + stateName() + ": " + this);
+        }
         this.dataOut = null;
         this.fabricPrivate = null;
         this.sessionLun = null;
         this.device = null;
         this.descriptor = null;
-        STATE.setRelease(this, FREE); // release: pairs with the acquire in Session.newCommand's pool poll
         session.recycle(this);
+    }
+
+    private String stateName() {
+        return switch ((int) STATE.getVolatile(this)) {
+            case FREE -> "already free";
+            case SUBMITTED -> "still in the core";
+            default -> "in state " + (int) STATE.getVolatile(this);
+        };
     }
 
     // --- results, valid in Fabric.complete -------------------------------------------------------------------
@@ -202,6 +234,17 @@ public final class TargetCommand {
     public Session session() { return session; }
 
     public TaskAttribute taskAttribute() { return taskAttribute; }
+
+    /**
+     * Whether a task management function aborted this command (valid in {@link Fabric#complete}). An aborted
+     * command still reaches {@code Fabric.complete} exactly once: with status TASK ABORTED when it belonged to
+     * another I_T nexus than the TMF's (TAS = 1, SAM-5 §7.1), otherwise with {@link #responseSuppressed()} set —
+     * the fabric then sends nothing for it (RFC 7143 §11.5.1) and just releases it.
+     */
+    public boolean aborted() { return aborted; }
+
+    /** The fabric must not send a response for this command (aborted from its own I_T nexus). */
+    public boolean responseSuppressed() { return responseSuppressed; }
 
     /** The reason a command failed, or null when it completed with GOOD / CONDITION MET. */
     public SenseReason reason() { return reason; }
@@ -351,6 +394,8 @@ public final class TargetCommand {
         residualCount = 0;
         gateIndex = 0;
         gatesPassed = 0;
+        aborted = false;
+        responseSuppressed = false;
         orderingState = 0;
         parkedNext = null;
         cdbTransferLength = 0;
@@ -359,17 +404,62 @@ public final class TargetCommand {
         dataOutStart = 0;
     }
 
+    /** PREPARED → SUBMITTED; records where the Data-Out starts (bytes position..limit are the Data-Out). */
     boolean markSubmitted() {
+        if (!STATE.compareAndSet(this, PREPARED, SUBMITTED)) {
+            return false;
+        }
         if (dataOut != null) {
             dataOutStart = dataOut.position();
-            dataOut.limit(dataOut.limit()); // keep limit: bytes position..limit are the Data-Out
         }
-        int s = (int) STATE.getAcquire(this);
-        return (s == PREPARED || s == FREE) && STATE.compareAndSet(this, s, SUBMITTED);
+        // volatile write: publishes tag/LUN/session fields to a TMF scan that reads abortWord first
+        abortWord = ((abortWord >>> 4) + 1) << 4;
+        return true;
     }
 
     /** @return true exactly once per submission (guards against double completion). */
     boolean markCompleted() { return STATE.compareAndSet(this, SUBMITTED, COMPLETED); }
+
+    // --- task management --------------------------------------------------------------------------------------
+
+    /** The abort word: submission sequence in bits 63..4, {@code ABORT_*} bits below. Read by TMF scans. */
+    public long abortWord() { return abortWord; }
+
+    /** Whether this submission is live (submitted, not completed) for the abort word {@code w}. */
+    public static boolean live(long w) { return (w & ABORT_BITS) == 0 && w != 0; }
+
+    /** Submission sequence of an abort word. */
+    public static long sequence(long w) { return w >>> 4; }
+
+    /**
+     * Asks for the submission seen as {@code seen} to be aborted. Fails when it completed, was aborted already or
+     * the command has been recycled since (the sequence changed).
+     */
+    public boolean requestAbort(long seen, boolean tas) {
+        return live(seen) && ABORT.compareAndSet(this, seen, seen | ABORT_REQUESTED | (tas ? ABORT_TAS : 0));
+    }
+
+    /** A TMF asked to abort this submission: handlers not yet started skip the work. */
+    public boolean abortRequested() { return (abortWord & ABORT_REQUESTED) != 0; }
+
+    /**
+     * Marks the submission completed and returns the abort word it had (a full-fence read-modify-write: either
+     * requestAbort's CAS came first and this sees ABORT_REQUESTED, or the CAS fails on the COMPLETED bit).
+     */
+    long markAbortCompleted() { return (long) ABORT.getAndBitwiseOr(this, ABORT_COMPLETED); }
+
+    /** After the fabric saw the completion: tells TMF waiters (unless the command was recycled meanwhile). */
+    void markDelivered(long completedWord) {
+        ABORT.compareAndSet(this, completedWord, completedWord | ABORT_DELIVERED);
+    }
+
+    /** Turns a completion into an aborted one: TASK ABORTED status with TAS, else a suppressed response. */
+    void applyAbort(boolean tas) {
+        aborted = true;
+        responseSuppressed = !tas;
+        fail(SenseReason.TASK_ABORTED);
+        dataIn = null;
+    }
 
     int dataOutLimitRaw() { return dataOut == null ? 0 : dataOut.limit() - dataOutStart; }
 
@@ -450,5 +540,4 @@ public final class TargetCommand {
         return sb.append(']').toString();
     }
 
-    static int u16(byte[] b, int off) { return BigEndian.u16(b, off); }
 }

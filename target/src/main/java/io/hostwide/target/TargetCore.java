@@ -43,14 +43,34 @@ public final class TargetCore implements AutoCloseable {
     private final CommandTable noLunTable = NoLunCommands.table();
     private final TargetPort.Listener portListener = this::lunMapChanged;
     private volatile int supportedTaskManagement;
+    private final io.hostwide.target.tmf.TaskManagement taskManagement = new io.hostwide.target.tmf.TaskManagement(this);
+    private volatile java.nio.file.Path aptplDirectory;
 
     public TargetCore() { this(CoreConfig.defaults()); }
 
     public TargetCore(CoreConfig config) {
         this.config = config;
         gates[GateSlot.UNIT_ATTENTION.ordinal()] = new UnitAttentionGate();
+        gates[GateSlot.RESERVATION.ordinal()] = new io.hostwide.target.pr.ReservationGate();
+        gates[GateSlot.ALUA.ordinal()] = new io.hostwide.target.alua.AluaGate();
         gates[GateSlot.TASK_ATTRIBUTE.ordinal()] = new TaskAttributeGate(this);
+        supportedTaskManagement(io.hostwide.target.tmf.TaskManagement.SUPPORTED);
     }
+
+    /**
+     * The task manager: the one transport-independent entry point for task management functions
+     * ({@code taskManagement().request(session, function, lun, referencedTag, callback)}, see README).
+     */
+    public io.hostwide.target.tmf.TaskManagement taskManagement() { return taskManagement; }
+
+    /**
+     * Where devices added from now on keep their APTPL persistent reservation state (SPC-4 §5.13.5), one file per
+     * device; what a previous run left there is restored when the device is added. Null (the default): APTPL is
+     * accepted but nothing survives a restart.
+     */
+    public void aptplDirectory(java.nio.file.Path directory) { this.aptplDirectory = directory; }
+
+    public java.nio.file.Path aptplDirectory() { return aptplDirectory; }
 
     public CoreConfig config() { return config; }
 
@@ -82,6 +102,10 @@ public final class TargetCore implements AutoCloseable {
                 attributes.emulateWriteAtomic(), attributes.emulateSanitize()));
         if (devices.putIfAbsent(name, d) != null) {
             throw new IllegalArgumentException("device exists: " + name);
+        }
+        java.nio.file.Path dir = aptplDirectory;
+        if (dir != null) {
+            d.services().reservations().persistIn(dir);
         }
         return d;
     }
@@ -281,6 +305,10 @@ public final class TargetCore implements AutoCloseable {
     }
 
     private void runHandler(TargetCommand cmd) {
+        if (cmd.abortRequested()) {
+            complete(cmd); // SAM-5 §7.2: an aborted task that has not started does no work
+            return;
+        }
         int r;
         try {
             r = cmd.descriptor.handler().execute(cmd);
@@ -308,6 +336,11 @@ public final class TargetCore implements AutoCloseable {
         if (!cmd.markCompleted()) {
             return;
         }
+        long word = cmd.markAbortCompleted();
+        boolean aborted = (word & TargetCommand.ABORT_REQUESTED) != 0;
+        if (aborted) {
+            cmd.applyAbort((word & TargetCommand.ABORT_TAS) != 0);
+        }
         for (int i = cmd.gatesPassed - 1; i >= 0; i--) {
             CommandGate g = gates[i];
             if (g != null) {
@@ -318,6 +351,10 @@ public final class TargetCore implements AutoCloseable {
         boolean dsense = dev != null && dev.modePages().descriptorSense();
         cmd.finish(dsense);
         cmd.session().fabric().complete(cmd);
+        if (aborted) {
+            cmd.markDelivered(word | TargetCommand.ABORT_COMPLETED);
+            taskManagement.abortedCommandDelivered();
+        }
     }
 
     private void internalFailure(TargetCommand cmd, Throwable e) {
@@ -327,6 +364,9 @@ public final class TargetCore implements AutoCloseable {
         cmd.fail(SenseReason.INTERNAL_TARGET_FAILURE);
         complete(cmd);
     }
+
+    /** A text tree of targets, ports, LUNs, devices (queues, task set counters) and sessions (UAs pending). */
+    public String dump() { return CoreDump.dump(this, new ArrayList<>(devices.values())); }
 
     // ======================================== shutdown =====================================================
 

@@ -81,6 +81,51 @@ public final class TaskAttributeGate implements CommandGate {
         }
     }
 
+    /**
+     * For task management: takes a command that is still parked off the delayed list, with the counters corrected,
+     * and lets the commands it held back run (an aborted ORDERED command no longer blocks newer ones). The caller
+     * then completes the command as aborted; it never passed this gate, so {@link #exit} is not called for it.
+     *
+     * @return false when the command is not parked (it runs or ran; abort it by other means)
+     */
+    public boolean abortParked(TargetCommand cmd) {
+        if (cmd.device() == null) {
+            return false;
+        }
+        TaskSet ts = cmd.device().taskSet();
+        boolean removed;
+        synchronized (ts) {
+            removed = (cmd.orderingState == PARKED_SIMPLE || cmd.orderingState == PARKED_ORDERED) && ts.unlink(cmd);
+            if (removed) {
+                cmd.orderingState = NONE;
+            }
+        }
+        if (removed) {
+            drain(ts);
+        }
+        return removed;
+    }
+
+    /**
+     * Completes the parked commands of {@code dev} a task management function marked for abort: they never
+     * started, so they leave the delayed list (uncounted) and end at once (SAM-5 §7.2). Commands behind a removed
+     * ORDERED one may then run. A command marked after this sweep still never runs its handler: the core skips
+     * handlers of aborted commands when the drainer resumes it.
+     */
+    public void abortParked(io.hostwide.target.model.Device dev) {
+        TaskSet ts = dev.taskSet();
+        TargetCommand aborted = ts.unlinkAborted();
+        while (aborted != null) {
+            TargetCommand next = aborted.parkedNext;
+            aborted.parkedNext = null;
+            core.complete(aborted);
+            aborted = next;
+        }
+        if (ts.delayedCount.get() > 0) {
+            drain(ts);
+        }
+    }
+
     /** Resumes runnable parked commands in order; a call made while another thread drains makes that one loop. */
     private void drain(TaskSet ts) {
         if (ts.drainWip.getAndIncrement() != 0) {

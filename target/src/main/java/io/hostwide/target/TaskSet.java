@@ -43,6 +43,55 @@ public final class TaskSet {
         delayedTail = c;
     }
 
+    /** Unlinks a parked command; returns false when it is not parked here. Caller holds this. */
+    boolean unlink(TargetCommand c) {
+        TargetCommand prev = null;
+        for (TargetCommand x = delayedHead; x != null; prev = x, x = x.parkedNext) {
+            if (x == c) {
+                if (prev == null) {
+                    delayedHead = x.parkedNext;
+                } else {
+                    prev.parkedNext = x.parkedNext;
+                }
+                if (delayedTail == x) {
+                    delayedTail = prev;
+                }
+                x.parkedNext = null;
+                delayedCount.decrementAndGet();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Unlinks every parked command whose abort was requested; returns them chained through parkedNext. */
+    synchronized TargetCommand unlinkAborted() {
+        TargetCommand out = null;
+        TargetCommand prev = null;
+        TargetCommand c = delayedHead;
+        while (c != null) {
+            TargetCommand next = c.parkedNext;
+            if (c.abortRequested()) {
+                if (prev == null) {
+                    delayedHead = next;
+                } else {
+                    prev.parkedNext = next;
+                }
+                if (delayedTail == c) {
+                    delayedTail = prev;
+                }
+                delayedCount.decrementAndGet();
+                c.orderingState = TaskAttributeGate.NONE;
+                c.parkedNext = out;
+                out = c;
+            } else {
+                prev = c;
+            }
+            c = next;
+        }
+        return out;
+    }
+
     /** Removes and returns the head when it may run now, per the 2021 rules; null otherwise. Caller holds this. */
     TargetCommand takeRunnable() {
         TargetCommand head = delayedHead;

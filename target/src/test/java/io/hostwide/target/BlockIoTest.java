@@ -82,6 +82,20 @@ class BlockIoTest {
     }
 
     @Test
+    void defaultTransferLimitIsEightMebibytes() {
+        try (Harness h = new Harness()) {
+            assertThat(h.device.maxTransferBlocks()).isEqualTo(8 * 1024 * 1024 / BLOCK);
+            byte[] c = rw(0x88, 0, 0xFFFF_FFFFL, 0); // the range is checked first
+            assertThat(h.in(c, 512).ascAscq()).isEqualTo(Asc.LOGICAL_BLOCK_ADDRESS_OUT_OF_RANGE);
+        }
+        try (Harness h = new Harness(new DeviceAttributes(), new io.hostwide.target.backstore.NullBackstore(1L << 40, 4096))) {
+            byte[] c = rw(0x88, 0, 2049, 0); // in range, one block over 8 MiB
+            assertThat(h.in(c, 512).fieldPointer()).isEqualTo(SenseData.fieldPointer(true, 10, -1));
+            assertThat(h.in(rw(0x88, 0, 2048, 0), 2048 * 4096).status()).isEqualTo(ScsiStatus.GOOD);
+        }
+    }
+
+    @Test
     void verifyByteCheckModes() {
         try (Harness h = new Harness()) {
             byte[] data = Harness.pattern(4 * BLOCK, 9);

@@ -175,4 +175,34 @@ class PipelineTest {
             assertThat(r.senseKey()).isEqualTo(SenseKey.ILLEGAL_REQUEST);
         }
     }
+
+    @Test
+    void fabricMisuseOfTheCommandLifecycleIsCaught() {
+        try (Harness h = new Harness()) {
+            TargetCommand[] done = new TargetCommand[1];
+            Fabric keep = new Fabric() {
+                @Override public int protocolIdentifier() { return 5; }
+                @Override public void complete(TargetCommand cmd) { done[0] = cmd; }
+            };
+            Session s = h.core.openSession(h.port, keep, "iqn.x:misuse", "iqn.x:misuse,i,0x1");
+            TargetCommand c = s.newCommand().setup(0, cdb(0, 0, 0, 0, 0, 0), 0, 6, null, 1, 0, TargetCommand.DIR_NONE);
+            s.submit(c);
+            assertThat(done[0]).isSameAs(c);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.submit(c)).isInstanceOf(IllegalStateException.class);
+            c.release();
+            org.assertj.core.api.Assertions.assertThatThrownBy(c::release).isInstanceOf(IllegalStateException.class);
+            TargetCommand unused = s.newCommand();
+            unused.release(); // a command the fabric decided not to submit goes back too
+            assertThat(s.newCommand()).isIn(c, unused);
+        }
+    }
+
+    @Test
+    void dumpShowsTheObjectTree() {
+        try (Harness h = new Harness(new DeviceAttributes(), new RamBackstore(1 << 20, 512), true)) {
+            String d = h.core.dump();
+            assertThat(d).contains("target iqn.2026-12.io.hostwide:test", "port tpgt=1 rtpi=1 demo=true",
+                    "lun 0 -> dev0", "device dev0 [ram", "wce=true", "(demo)", "ua_pending=1");
+        }
+    }
 }

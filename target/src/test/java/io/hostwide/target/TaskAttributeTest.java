@@ -127,6 +127,50 @@ class TaskAttributeTest {
         }
     }
 
+    /** Aborting a parked ORDERED command fixes the counters and releases the SIMPLE commands queued behind it. */
+    @Test
+    void abortingAParkedOrderedCommandReleasesTheCommandsBehindIt() throws Exception {
+        ControlledBackstore b = new ControlledBackstore();
+        try (Harness h = new Harness(new DeviceAttributes().queueDepth(16).ioThreads(8), b)) {
+            TaskAttributeGate gate = (TaskAttributeGate) h.core.gate(GateSlot.TASK_ATTRIBUTE);
+            TargetCommand[] parked = new TargetCommand[1];
+            h.core.installGate(GateSlot.ALUA, new CommandGate() { // sees each command just before ordering
+                @Override public int enter(TargetCommand cmd) {
+                    if (cmd.taskAttribute() == TaskAttribute.ORDERED) {
+                        parked[0] = cmd;
+                    }
+                    return PASS;
+                }
+            });
+            CompletableFuture<TestFabric.Result> simple1 = h.fabric.start(h.session, 0, Harness.read10(1, 1),
+                    TaskAttribute.SIMPLE, BLOCK, TargetCommand.DIR_READ, null);
+            awaitStarted(b, 1);
+            CompletableFuture<TestFabric.Result> ordered = h.fabric.start(h.session, 0, Harness.read10(2, 1),
+                    TaskAttribute.ORDERED, BLOCK, TargetCommand.DIR_READ, null);
+            CompletableFuture<TestFabric.Result> simple3 = h.fabric.start(h.session, 0, Harness.read10(3, 1),
+                    TaskAttribute.SIMPLE, BLOCK, TargetCommand.DIR_READ, null);
+            assertThat(h.device.taskSet().delayed()).isEqualTo(2);
+            assertThat(gate.abortParked(parked[0])).isTrue();
+            assertThat(gate.abortParked(parked[0])).isFalse();
+            h.core.complete(withReason(parked[0], SenseReason.TASK_ABORTED));
+            assertThat(ordered.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.TASK_ABORTED);
+            awaitStarted(b, 2); // SIMPLE 3 no longer waits: it runs beside SIMPLE 1
+            assertThat(b.started).containsExactly(1L, 3L);
+            assertThat(h.device.taskSet().delayed()).isZero();
+            b.release(1);
+            b.release(3);
+            assertThat(simple1.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(simple3.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.device.taskSet().delayed()).isZero();
+            assertThat(h.device.taskSet().nonOrdered()).isZero();
+        }
+    }
+
+    static TargetCommand withReason(TargetCommand c, SenseReason r) {
+        c.fail(r);
+        return c;
+    }
+
     /**
      * Backstore that counts SIMPLE (LBA < 256) and ORDERED (LBA >= 512) commands inside it and notes any overlap
      * with an ORDERED one. HEAD OF QUEUE commands (LBA 256..511) may legitimately pass an ORDERED one: not counted.

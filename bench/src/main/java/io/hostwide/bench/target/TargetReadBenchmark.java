@@ -5,6 +5,7 @@ import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.target.CoreConfig;
 import io.hostwide.target.Fabric;
+import io.hostwide.target.GateSlot;
 import io.hostwide.target.Session;
 import io.hostwide.target.TargetCommand;
 import io.hostwide.target.TargetCore;
@@ -20,6 +21,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -48,6 +50,9 @@ public class TargetReadBenchmark {
 
     @State(Scope.Benchmark)
     public static class Shared {
+        /** With the task-attribute gate (device-wide SIMPLE counters) or without it, to see what it costs. */
+        @Param({"true", "false"})
+        boolean orderingGate;
         TargetCore core;
         TargetPort port;
         final AtomicInteger sessions = new AtomicInteger();
@@ -55,6 +60,9 @@ public class TargetReadBenchmark {
         @Setup(Level.Trial)
         public void setUp() throws Exception {
             core = new TargetCore(CoreConfig.defaults().withPowerOnUnitAttention(false));
+            if (!orderingGate) {
+                core.installGate(GateSlot.TASK_ATTRIBUTE, null);
+            }
             ScsiTarget t = core.addTarget("iqn.2026-12.io.hostwide:bench");
             port = core.addPort(t, 1, 5);
             RamBackstore ram = new RamBackstore(BLOCKS * BLOCK, BLOCK);

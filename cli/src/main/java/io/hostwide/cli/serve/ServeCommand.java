@@ -11,7 +11,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** {@code hostwide serve}: the iSCSI target. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
@@ -30,6 +33,11 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--queue-depth", paramLabel = "N",
             description = "Commands one session may have outstanding (its CmdSN window; default: config or 128)")
     Integer queueDepth;
+
+    @Option(names = "--admin-socket", paramLabel = "PATH",
+            description = "Unix socket for 'hostwide admin' (default: $XDG_RUNTIME_DIR or the temp dir, "
+                    + "hostwide-<first port>.sock)")
+    Path adminSocket;
 
     @Option(names = "--insecure",
             description = "Allow listening on a non-loopback address for targets without CHAP")
@@ -59,10 +67,20 @@ public final class ServeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--listen: cannot listen on " + portals + ": " + e.getMessage());
             }
             assembly.summary().forEach(line -> out.println("hostwide serve: " + line));
-            out.println("hostwide serve: listening on " + join(assembly.boundAddresses()) + " (Ctrl-C stops)");
-            out.flush();
-            while (!interrupts.awaitStop(1, TimeUnit.HOURS)) {
-                // Serving happens on the server's own threads; this one only waits for Ctrl-C or SIGTERM.
+            Path socket = adminSocket != null ? adminSocket
+                    : AdminSocket.defaultPath(assembly.boundAddresses().get(0).getPort());
+            try (AdminSocket admin = AdminSocket.open(socket, command -> handleAdmin(assembly, command))) {
+                out.println("hostwide serve: listening on " + join(assembly.boundAddresses())
+                        + "; admin socket " + admin.path() + " (Ctrl-C stops, SIGHUP reloads --config)");
+                out.flush();
+                AtomicBoolean reload = Signals.onHangup(w -> out.println("hostwide serve: " + w));
+                while (!interrupts.awaitStop(200, TimeUnit.MILLISECONDS)) {
+                    // Serving happens on the server's own threads; this one waits for signals.
+                    if (reload.getAndSet(false)) {
+                        out.println("hostwide serve: SIGHUP: " + reloadQuietly(assembly));
+                        out.flush();
+                    }
+                }
             }
             out.println("hostwide serve: SIG" + interrupts.signal() + ", closing sessions");
             out.flush();
@@ -70,6 +88,38 @@ public final class ServeCommand implements Callable<Integer> {
         out.println("hostwide serve: stopped");
         out.flush();
         return 0;
+    }
+
+    /** A failed reload is reported and changes nothing; the server keeps serving. */
+    private String reloadQuietly(TargetAssembly assembly) {
+        try {
+            Object changes = handleAdmin(assembly, "reload").get("changes");
+            return changes instanceof List<?> l && l.isEmpty() ? "reloaded, no changes" : "reloaded: " + changes;
+        } catch (RuntimeException e) {
+            return "reload failed, configuration unchanged: " + e.getMessage();
+        }
+    }
+
+    /** The admin protocol: one command, one JSON object back. */
+    private synchronized Map<String, Object> handleAdmin(TargetAssembly assembly, String command) {
+        Map<String, Object> reply = new LinkedHashMap<>();
+        switch (command) {
+            case "status" -> {
+                reply.put("ok", true);
+                reply.putAll(assembly.status());
+            }
+            case "reload" -> {
+                if (config == null) {
+                    throw new IllegalArgumentException("serve was started without --config: nothing to reload");
+                }
+                List<String> changes = assembly.reload(ServeConfigLoader.load(config));
+                reply.put("ok", true);
+                reply.put("changes", changes);
+            }
+            default -> throw new IllegalArgumentException("unknown admin command '" + command
+                    + "' (known: status, reload)");
+        }
+        return reply;
     }
 
     private List<Portal> portals(ServeConfig cfg) {

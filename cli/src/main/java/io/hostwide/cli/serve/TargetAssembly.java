@@ -39,11 +39,18 @@ public final class TargetAssembly implements AutoCloseable {
     private final TargetCore core;
     private final IscsiTargetServer server;
     private final List<String> summary;
+    private final Map<String, Device> devices;
+    private final Map<String, TargetPort> ports;
+    private ServeConfig current;
 
-    private TargetAssembly(TargetCore core, IscsiTargetServer server, List<String> summary) {
+    private TargetAssembly(TargetCore core, IscsiTargetServer server, List<String> summary,
+                           Map<String, Device> devices, Map<String, TargetPort> ports, ServeConfig current) {
         this.core = core;
         this.server = server;
         this.summary = summary;
+        this.devices = devices;
+        this.ports = ports;
+        this.current = current;
     }
 
     /** With no configuration: one target, LUN 0 = a 1 GiB thin RAM disk, any initiator. */
@@ -74,6 +81,7 @@ public final class TargetAssembly implements AutoCloseable {
                     : cfg.session() != null && cfg.session().queueDepth() != null ? cfg.session().queueDepth()
                     : DEFAULT_QUEUE_DEPTH;
             IscsiTargetServer.Builder sb = IscsiTargetServer.builder(core).queueDepth(qd);
+            Map<String, TargetPort> ports = new LinkedHashMap<>();
             portals.forEach(sb::portal);
             if (cfg.discoveryAuth() != null) {
                 sb.discoveryChap(chap(cfg.discoveryAuth()));
@@ -87,8 +95,9 @@ public final class TargetAssembly implements AutoCloseable {
                 }
                 applyAcls(port, t);
                 sb.export(port, t.auth() == null ? ChapPolicy.NONE : chap(t.auth()), t.alias());
+                ports.put(t.name(), port);
             }
-            return new TargetAssembly(core, sb.build(), summary);
+            return new TargetAssembly(core, sb.build(), summary, devices, ports, cfg);
         } catch (RuntimeException e) {
             core.close();
             throw e;
@@ -108,6 +117,64 @@ public final class TargetAssembly implements AutoCloseable {
                 acl.map(m.mappedLun() == null ? m.lun() : m.mappedLun(), m.lun(), Boolean.TRUE.equals(m.readOnly()));
             }
         }
+    }
+
+    /**
+     * Applies a new configuration's LUN maps and ACLs to the running target without a
+     * restart (SIGHUP, {@code hostwide admin reload}). Backstores may be added; portals,
+     * session settings, CHAP, the set of targets and existing backstores' definitions
+     * need a restart: such a change is refused as a whole, before anything is touched.
+     *
+     * @return one line per change made (empty when nothing changed)
+     */
+    public synchronized List<String> reload(ServeConfig next) {
+        ConfigDiff diff = new ConfigDiff(current, next);
+        diff.refuseRestartOnlyChanges();
+        List<String> changes = new ArrayList<>();
+        Map<String, ServeConfig.Backstore> stores = next.backstores() == null ? Map.of() : next.backstores();
+        stores.forEach((name, b) -> {
+            if (!devices.containsKey(name)) {
+                Device d = core.addDevice(name, openBackstore(name, b), attributes(b));
+                devices.put(name, d);
+                changes.add("added backstore " + name + ": " + d.backstore().describe() + flags(b));
+            }
+        });
+        for (ServeConfig.Target t : next.targets() == null ? List.<ServeConfig.Target>of() : next.targets()) {
+            changes.addAll(ConfigDiff.applyLuns(ports.get(t.name()), t, devices));
+            changes.addAll(ConfigDiff.applyAcls(ports.get(t.name()), diff.oldTarget(t.name()), t));
+        }
+        current = next;
+        return changes;
+    }
+
+    /** What {@code hostwide admin status} shows: portals, targets with LUNs and ACL mode, sessions. No secrets. */
+    public synchronized Map<String, Object> status() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("portals", server.boundAddresses().stream()
+                .map(a -> a.getAddress().getHostAddress() + ":" + a.getPort()).toList());
+        List<Map<String, Object>> targets = new ArrayList<>();
+        ports.forEach((name, port) -> {
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("name", name);
+            t.put("any_initiator", port.demoMode());
+            t.put("luns", port.luns().stream().map(l -> {
+                Map<String, Object> lm = new LinkedHashMap<>();
+                lm.put("lun", l.lunNumber());
+                lm.put("backstore", l.device().name());
+                lm.put("describe", l.device().backstore().describe());
+                return lm;
+            }).toList());
+            targets.add(t);
+        });
+        m.put("targets", targets);
+        m.put("sessions", core.sessions().stream().map(s -> {
+            Map<String, Object> sm = new LinkedHashMap<>();
+            sm.put("initiator", s.initiatorName());
+            sm.put("initiator_port", s.initiatorPortName());
+            sm.put("target_port", s.port().portName());
+            return sm;
+        }).toList());
+        return m;
     }
 
     private static Backstore openBackstore(String name, ServeConfig.Backstore b) {

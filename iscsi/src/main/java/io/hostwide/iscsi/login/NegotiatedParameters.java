@@ -12,4 +12,17 @@ public record NegotiatedParameters(
         int targetMaxRecvDataSegmentLength, int maxBurstLength, int firstBurstLength, boolean initialR2t,
         boolean immediateData, int maxOutstandingR2t, boolean dataPduInOrder, boolean dataSequenceInOrder,
         int errorRecoveryLevel, int maxConnections, int defaultTime2Wait, int defaultTime2Retain) {
+
+    /**
+     * The parameters of a connection added to a session: the session-wide values the leading login settled, with this
+     * connection's own HeaderDigest, DataDigest and MaxRecvDataSegmentLengths (RFC 7143 §13: LO keys are irrelevant on
+     * the other connections, CO keys are per connection).
+     */
+    public NegotiatedParameters forConnectionOf(NegotiatedParameters session) {
+        return new NegotiatedParameters(headerDigest, dataDigest, initiatorMaxRecvDataSegmentLength,
+                targetMaxRecvDataSegmentLength, session.maxBurstLength, session.firstBurstLength, session.initialR2t,
+                session.immediateData, session.maxOutstandingR2t, session.dataPduInOrder, session.dataSequenceInOrder,
+                session.errorRecoveryLevel, session.maxConnections, session.defaultTime2Wait,
+                session.defaultTime2Retain);
+    }
 }

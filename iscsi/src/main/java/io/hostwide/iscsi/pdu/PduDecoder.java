@@ -135,7 +135,7 @@ public final class PduDecoder {
             viewOf = b;
             view = b.asReadOnlyBuffer();
         }
-        ByteBuffer ro = view;
+        ByteBuffer ro = view.limit(b.limit()); // the receive buffer's limit moves with every read
         ByteBuffer data = dsl == 0 ? Pdu.EMPTY : ro.slice(headerEnd, dsl);
         return switch (op) {
             case NOP_OUT -> NopOut.read(b, at, data);

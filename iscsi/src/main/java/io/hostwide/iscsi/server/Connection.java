@@ -197,6 +197,9 @@ final class Connection implements LoginEnvironment {
     private void enterFullFeature(LoginStep step) {
         writer.flush(); // the last Login Response goes out without digests
         NegotiatedParameters p = step.session().parameters();
+        if (step.session().tsih() != 0) { // a connection joining a session keeps the session's LO values
+            p = p.forConnectionOf(session.params);
+        }
         decoder = PduDecoder.forTarget(p.headerDigest(), p.dataDigest(), p.targetMaxRecvDataSegmentLength());
         writer.enterFullFeature(p.headerDigest(), p.dataDigest(), p.initiatorMaxRecvDataSegmentLength(),
                 p.maxBurstLength(), login.nextStatSn());

@@ -77,7 +77,9 @@ final class FfpControl {
                 answers.add(new KeyValue(kv.key(), TextKey.NOT_UNDERSTOOD));
             }
         }
-        textOut = new TextSplitter(TextCodec.encode(answers), ffp.params.initiatorMaxRecvDataSegmentLength());
+        // Pieces stay within the initiator's MaxRecvDataSegmentLength and within one send buffer.
+        textOut = new TextSplitter(TextCodec.encode(answers),
+                Math.min(ffp.params.initiatorMaxRecvDataSegmentLength(), ResponseWriter.MAX_SEGMENT));
         textTtt = nextTextTtt++;
         sendTextPiece(t);
     }

@@ -107,13 +107,17 @@ final class FullFeature {
     private void runDeferred(List<IscsiSession.Deferred> ready) {
         for (IscsiSession.Deferred d : ready) {
             FullFeature owner = d.connection().fullFeature();
-            if (owner != null && !d.connection().isClosed()) {
-                owner.execute(d.pdu(), true);
-                if (!d.connection().onReaderThread()) {
-                    d.connection().writer.flush();
+            try {
+                if (owner != null && !d.connection().isClosed()) {
+                    owner.execute(d.pdu(), true);
+                    if (!d.connection().onReaderThread()) {
+                        d.connection().writer.flush();
+                    }
+                } else {
+                    session.commandDone();
                 }
-            } else {
-                session.commandDone();
+            } finally {
+                session.deferredStarted();
             }
         }
     }
@@ -184,31 +188,47 @@ final class FullFeature {
 
     /** Collects the Data-Out of a write (RFC 7143 §3.2.4.2), or submits at once. */
     private void startData(Task t, CommandArgs c) {
-        int edtl = c.edtl;
-        int immediate = c.dataLength;
-        if (!c.write || edtl <= 0) {
-            submit(t, 0);
-            return;
-        }
-        if (immediate > 0 && !params.immediateData()) { // RFC 7143 §13.11: immediate data not negotiated
-            ByteBuffer header = c.header();
-            abortTask(t);
-            conn.reject(RejectReason.PROTOCOL_ERROR, header);
-            return;
-        }
-        ByteBuffer buf = t.cmd.dataOutBuffer(edtl);
-        t.dataOut = buf;
-        int take = Math.min(immediate, edtl);
-        if (take > 0) {
-            buf.put(0, c.data, c.dataAt, take);
-        }
-        t.writes.start(edtl, take, c.fin, params.initialR2t(), params.firstBurstLength(), params.maxBurstLength(),
-                params.maxOutstandingR2t());
-        if (t.writes.complete()) {
-            submit(t, edtl);
-        } else {
+        List<DataOut> early;
+        synchronized (t) {
+            int edtl = c.edtl;
+            int immediate = c.dataLength;
+            if (!c.write || edtl <= 0) {
+                submit(t, 0);
+                return;
+            }
+            if (immediate > 0 && !params.immediateData()) { // RFC 7143 §13.11: immediate data not negotiated
+                ByteBuffer header = c.header();
+                abortTask(t);
+                conn.reject(RejectReason.PROTOCOL_ERROR, header);
+                return;
+            }
+            ByteBuffer buf = t.cmd.dataOutBuffer(edtl);
+            t.dataOut = buf;
+            int take = Math.min(immediate, edtl);
+            if (take > 0) {
+                buf.put(0, c.data, c.dataAt, take);
+            }
+            t.writes.start(edtl, take, c.fin, params.initialR2t(), params.firstBurstLength(),
+                    params.maxBurstLength(), params.maxOutstandingR2t());
+            if (t.writes.complete()) {
+                submit(t, edtl);
+                return;
+            }
             t.state = Task.WAITING_DATA;
-            sendR2ts(t);
+            early = session.takeEarlyData(t.itt);
+            if (early == null) {
+                sendR2ts(t);
+                return;
+            }
+        }
+        for (DataOut d : early) { // data that arrived while the command waited for its CmdSN
+            dataOut(d.initiatorTaskTag(), d.targetTransferTag(), d.dataSn(), d.bufferOffset(), d.fin(), d.data(),
+                    d.data().position(), d.data().remaining(), d, null);
+        }
+        synchronized (t) {
+            if (t.state == Task.WAITING_DATA && t.itt == c.itt) {
+                sendR2ts(t);
+            }
         }
     }
 
@@ -238,28 +258,40 @@ final class FullFeature {
         synchronized (tasks) {
             t = tasks.get(itt);
         }
-        if (t == null || t.state != Task.WAITING_DATA) {
-            return; // late data of a task already ended (aborted or failed): discarded
-        }
-        int verdict = t.writes.onDataOut(ttt, dataSn, bufferOffset, len, fin);
-        if (verdict == WriteSequence.PROTOCOL_ERROR) {
-            // A Data-Out out of sequence (DataSN, offset, TTT): Reject it (RFC 7143 §11.17) and end its task with
-            // the iSCSI response "Target Failure" (§11.4.3) so nothing partial is written; the connection and the
-            // other tasks go on, and the task's later Data-Out PDUs are discarded.
-            if (view != null) {
-                conn.reject(RejectReason.PROTOCOL_ERROR, view.copyHeader());
-            } else {
-                reject(RejectReason.PROTOCOL_ERROR, record);
+        if (t == null) {
+            // Unsolicited data of a command still held for CmdSN order (MC/S) is kept for it; anything else is
+            // late data of a task already ended (aborted or failed) and is discarded.
+            if (session.holdingCommands()) {
+                session.stashEarlyData(itt, view != null ? (DataOut) view.toRecord() : (DataOut) PduCopies.detach(record));
             }
-            failTask(t);
             return;
         }
-        t.dataOut.put(bufferOffset, data, dataAt, len);
-        if (verdict == WriteSequence.DONE) {
-            submit(t, t.expectedLength);
-        } else {
-            sendR2ts(t);
+        synchronized (t) { // the owner's reader and a thread running a reordered command may both touch t
+            if (t.state != Task.WAITING_DATA || t.itt != itt) {
+                return;
+            }
+            int verdict = t.writes.onDataOut(ttt, dataSn, bufferOffset, len, fin);
+            if (verdict == WriteSequence.PROTOCOL_ERROR) {
+                // A Data-Out out of sequence (DataSN, offset, TTT): Reject it (RFC 7143 §11.17) and end its task
+                // with the iSCSI response "Target Failure" (§11.4.3) so nothing partial is written; the connection
+                // and the other tasks go on, and the task's later Data-Out PDUs are discarded.
+                conn.reject(RejectReason.PROTOCOL_ERROR, view != null ? view.copyHeader() : headerOf(record));
+                failTask(t);
+                return;
+            }
+            t.dataOut.put(bufferOffset, data, dataAt, len);
+            if (verdict == WriteSequence.DONE) {
+                submit(t, t.expectedLength);
+            } else {
+                sendR2ts(t);
+            }
         }
+    }
+
+    private static ByteBuffer headerOf(Pdu p) {
+        ByteBuffer header = ByteBuffer.allocate(Bhs.LENGTH);
+        p.writeBhs(header, 0);
+        return header;
     }
 
     private void submit(Task t, int received) {
@@ -298,7 +330,7 @@ final class FullFeature {
     }
 
     /** Ends a task that never reached the core with a Target Failure response (no SCSI status, no sense). */
-    private void failTask(Task t) {
+    private void failTask(Task t) { // called holding t's monitor
         boolean mine;
         synchronized (tasks) {
             mine = tasks.remove(t.itt) == t;
@@ -306,6 +338,7 @@ final class FullFeature {
         if (!mine) {
             return;
         }
+        t.state = 0;
         if (t.counted) {
             session.commandDone();
         }
@@ -316,8 +349,13 @@ final class FullFeature {
     /** Ends a task that never reached the core (waiting for data): its slot and command are freed once. */
     void abortTask(Task t) {
         boolean mine;
-        synchronized (tasks) {
-            mine = tasks.remove(t.itt) == t;
+        synchronized (t) {
+            synchronized (tasks) {
+                mine = tasks.remove(t.itt) == t;
+            }
+            if (mine) {
+                t.state = 0; // a thread waiting on t to add Data-Out now sees the task is gone
+            }
         }
         if (!mine) {
             return;

@@ -32,6 +32,14 @@ final class IscsiSession implements Fabric {
     private final CmdSnWindow window;
     private final TreeMap<Integer, Deferred> ahead = new TreeMap<>();
     private final List<Connection> connections = new CopyOnWriteArrayList<>();
+    /** Unsolicited Data-Out that arrived for commands held in {@code ahead}, by ITT (guarded by this). */
+    private final java.util.Map<Integer, List<io.hostwide.iscsi.pdu.DataOut>> early = new java.util.HashMap<>();
+    private long earlyBytes;
+    private int releasing; // guarded by this
+    private volatile boolean holding;
+    private volatile boolean anyEarly;
+    /** Bounds what an initiator can park here while a CmdSN gap lasts. */
+    private static final long MAX_EARLY_BYTES = 16L << 20;
     private volatile int expCmdSnView;
     private volatile int maxCmdSnView;
     private volatile boolean closed;
@@ -77,6 +85,50 @@ final class IscsiSession implements Fabric {
     private void publish() {
         expCmdSnView = window.expCmdSn();
         maxCmdSnView = window.maxCmdSn();
+        holding = !ahead.isEmpty() || releasing > 0;
+    }
+
+    /** A command taken from {@code ahead} has created its task (or ended): its Data-Out need no parking now. */
+    void deferredStarted() {
+        synchronized (this) {
+            releasing--;
+            publish();
+        }
+    }
+
+    /** True while some command waits for a CmdSN gap to close (MC/S). */
+    boolean holdingCommands() {
+        return holding;
+    }
+
+    /** Keeps Data-Out whose command is held for CmdSN order; beyond the bound it is dropped (the write fails). */
+    void stashEarlyData(int itt, io.hostwide.iscsi.pdu.DataOut copy) {
+        synchronized (this) {
+            long n = copy.data().remaining();
+            if (ahead.isEmpty() || earlyBytes + n > MAX_EARLY_BYTES) {
+                return;
+            }
+            earlyBytes += n;
+            early.computeIfAbsent(itt, k -> new ArrayList<>()).add(copy);
+            anyEarly = true;
+        }
+    }
+
+    /** The Data-Out parked for {@code itt}, or null; one volatile read when nothing is parked. */
+    List<io.hostwide.iscsi.pdu.DataOut> takeEarlyData(int itt) {
+        if (!anyEarly) {
+            return null;
+        }
+        synchronized (this) {
+            List<io.hostwide.iscsi.pdu.DataOut> l = early.remove(itt);
+            if (l != null) {
+                for (io.hostwide.iscsi.pdu.DataOut d : l) {
+                    earlyBytes -= d.data().remaining();
+                }
+            }
+            anyEarly = !early.isEmpty();
+            return l;
+        }
     }
 
     /**
@@ -95,6 +147,7 @@ final class IscsiSession implements Fabric {
                 if (!ahead.containsKey(cmdSn)) {
                     ahead.put(cmdSn, new Deferred(from, args != null ? args.detached() : PduCopies.detach(pdu)));
                 }
+                publish();
                 return null;
             }
             window.deliver();
@@ -105,6 +158,7 @@ final class IscsiSession implements Fabric {
                 }
                 ready.add(ahead.pollFirstEntry().getValue());
                 window.deliver();
+                releasing++; // until its task exists, its Data-Out is still parked (see deferredStarted)
             }
             publish();
             return ready;

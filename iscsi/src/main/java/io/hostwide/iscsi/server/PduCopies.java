@@ -25,6 +25,9 @@ final class PduCopies {
                     n.expStatSn(), copy(n.data()));
             case TextRequest t -> new TextRequest(t.immediate(), t.fin(), t.cont(), t.lun(), t.initiatorTaskTag(),
                     t.targetTransferTag(), t.cmdSn(), t.expStatSn(), copy(t.data()));
+            case io.hostwide.iscsi.pdu.DataOut d -> new io.hostwide.iscsi.pdu.DataOut(d.fin(), d.lun(),
+                    d.initiatorTaskTag(), d.targetTransferTag(), d.expStatSn(), d.dataSn(), d.bufferOffset(),
+                    copy(d.data()));
             default -> p; // no data segment
         };
     }

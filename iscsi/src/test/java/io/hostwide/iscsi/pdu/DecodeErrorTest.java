@@ -102,4 +102,17 @@ class DecodeErrorTest {
         assertThat(enc.encode(new NopOut(true, 0, 1, -1, 1, 1, null), small)).isEqualTo(-1);
         assertThat(small.position()).isZero();
     }
+
+    @Test
+    void reusedReceiveBufferWithAMovingLimitDecodes() { // regression: the cached read-only view kept an old limit
+        PduDecoder d = PduDecoder.forTarget(false, false, 8192);
+        ByteBuffer recv = ByteBuffer.allocateDirect(4096);
+        ByteBuffer small = Frames.encode(new NopOut(true, 0, 1, -1, 1, 1, null), false, false);
+        recv.put(small).flip();
+        assertThat(d.decode(recv, 0)).isInstanceOf(NopOut.class);
+        recv.clear();
+        ByteBuffer big = Frames.encode(new NopOut(true, 0, 2, -1, 1, 1, ByteBuffer.allocate(1000)), false, false);
+        recv.put(big).flip();
+        assertThat(((NopOut) d.decode(recv, 0)).data().remaining()).isEqualTo(1000);
+    }
 }

@@ -22,13 +22,22 @@ public final class DemoServer {
 
     public static IscsiTargetServer start(java.util.function.Consumer<IscsiTargetServer.Builder> tweak, int... ports)
             throws Exception {
+        return start(ChapPolicy.NONE, tweak, ports);
+    }
+
+    static IscsiTargetServer start(ChapPolicy chap, int... ports) throws Exception {
+        return start(chap, b -> { }, ports);
+    }
+
+    static IscsiTargetServer start(ChapPolicy chap, java.util.function.Consumer<IscsiTargetServer.Builder> tweak,
+            int... ports) throws Exception {
         TargetCore core = new TargetCore();
         ScsiTarget t = core.addTarget("iqn.2026-12.io.hostwide:target0");
         TargetPort port = core.addPort(t, 1, IscsiSession.PROTOCOL_ID_ISCSI);
         port.addLun(0, core.addDevice("ram0", new RamBackstore(1L << 30, 512),
                 new DeviceAttributes().thinProvisioning(true)));
         port.demoMode(true, false);
-        IscsiTargetServer.Builder b = IscsiTargetServer.builder(core).export(port, ChapPolicy.NONE, "ram0");
+        IscsiTargetServer.Builder b = IscsiTargetServer.builder(core).export(port, chap, "ram0");
         for (int p : ports) {
             b.portal(new InetSocketAddress("127.0.0.1", p));
         }
@@ -38,13 +47,28 @@ public final class DemoServer {
         return server;
     }
 
+    /** Args: ports, optionally {@code chap=user:secret} and {@code mutual=user:secret}. */
     public static void main(String[] args) throws Exception {
-        int[] ports = new int[Math.max(1, args.length)];
-        ports[0] = 3260;
-        for (int i = 0; i < args.length; i++) {
-            ports[i] = Integer.parseInt(args[i]);
+        java.util.List<Integer> portList = new java.util.ArrayList<>();
+        String[] chap = null;
+        String[] mutual = null;
+        for (String a : args) {
+            if (a.startsWith("chap=")) {
+                chap = a.substring(5).split(":", 2);
+            } else if (a.startsWith("mutual=")) {
+                mutual = a.substring(7).split(":", 2);
+            } else {
+                portList.add(Integer.parseInt(a));
+            }
         }
-        IscsiTargetServer s = start(ports);
+        if (portList.isEmpty()) {
+            portList.add(3260);
+        }
+        int[] ports = portList.stream().mapToInt(Integer::intValue).toArray();
+        ChapPolicy policy = chap == null ? ChapPolicy.NONE : new ChapPolicy(
+                io.hostwide.iscsi.login.ChapSecret.of(chap[0], chap[1]),
+                mutual == null ? null : io.hostwide.iscsi.login.ChapSecret.of(mutual[0], mutual[1]));
+        IscsiTargetServer s = start(policy, ports);
         System.out.println("listening on " + s.boundAddresses());
         Thread.currentThread().join();
     }

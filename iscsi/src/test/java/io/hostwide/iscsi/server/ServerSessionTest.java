@@ -161,4 +161,35 @@ class ServerSessionTest {
             assertThat(((ScsiResponse) j.receive()).status()).isZero();
         }
     }
+
+    @Test
+    void commandArrivingAheadOfItsCmdSnWaitsWithItsUnsolicitedData() throws Exception {
+        try (TestInitiator a = connect(); TestInitiator b = connect()) {
+            a.login(TARGET, "MaxConnections=2", "InitialR2T=No", "ImmediateData=No");
+            clearUnitAttention(a);
+            b.tsih = a.tsih;
+            b.cid = 1;
+            b.login(TARGET);
+            int first = a.cmdSn;
+            byte[] data = new byte[512];
+            Arrays.fill(data, (byte) 0x33);
+            // CmdSN first+1 on B, before first arrives on A: held, and its unsolicited Data-Out parked
+            b.send(new ScsiCommand(false, false, false, true, 1, 0, 21, 512, first + 1, b.expStatSn,
+                    cdb(0x2a, 0, 0, 0, 0, 40, 0, 0, 1, 0), -1, null));
+            b.send(new DataOut(true, 0, 21, -1, b.expStatSn, 0, 0, ByteBuffer.wrap(data)));
+            Thread.sleep(100);
+            a.send(new ScsiCommand(false, true, false, false, 1, 0, 22, 0, first, a.expStatSn, cdb(0), -1, null));
+            assertThat(((ScsiResponse) a.receive()).status()).isZero();
+            ScsiResponse w = (ScsiResponse) b.receive();
+            assertThat(w.initiatorTaskTag()).isEqualTo(21);
+            assertThat(w.status()).isZero();
+            assertThat(w.expCmdSn()).isEqualTo(first + 2);
+            a.send(new ScsiCommand(false, true, true, false, 1, 0, 23, 512, first + 2, a.expStatSn,
+                    cdb(0x28, 0, 0, 0, 0, 40, 0, 0, 1, 0), -1, null));
+            DataIn in = (DataIn) a.receive();
+            byte[] got = new byte[in.data().remaining()];
+            in.data().get(got);
+            assertThat(got).isEqualTo(data);
+        }
+    }
 }

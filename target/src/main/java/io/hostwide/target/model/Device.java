@@ -33,6 +33,7 @@ public final class Device implements AutoCloseable {
     private final TaskSet taskSet = new TaskSet();
     private final String unitSerial;
     private final long naa;
+    private final io.hostwide.target.lu.DeviceServices services;
     private volatile boolean mediumLoaded = true;
     private volatile long blockCount;
 
@@ -47,7 +48,11 @@ public final class Device implements AutoCloseable {
         this.unitSerial = attributes.unitSerial() != null ? attributes.unitSerial() : serialFrom(name);
         this.naa = naaFrom(this.unitSerial);
         this.blockCount = backstore.blockCount();
+        this.services = new io.hostwide.target.lu.DeviceServices(this);
     }
+
+    /** Per-LU state of the reservation, ALUA, task-set ordering and copy layers. */
+    public io.hostwide.target.lu.DeviceServices services() { return services; }
 
     /** 32 hex digits from a stable hash of the name (LIO derives the serial from a UUID the same way). */
     private static String serialFrom(String name) {
@@ -97,6 +102,19 @@ public final class Device implements AutoCloseable {
 
     /** Capacity in blocks as the device reports it (READ CAPACITY returns this minus one). */
     public long blockCount() { return blockCount; }
+
+    /** Default transfer limit when the attribute is 0: 8 MiB. */
+    public static final int DEFAULT_MAX_TRANSFER_BYTES = 8 << 20;
+
+    /**
+     * The MAXIMUM TRANSFER LENGTH in force, in blocks: the attribute, or 8 MiB worth of blocks when it is 0, never
+     * more than fits one Java buffer (a command's data is one {@link java.nio.ByteBuffer}).
+     */
+    public long maxTransferBlocks() {
+        long a = attributes.maxTransferLength();
+        long cap = (Integer.MAX_VALUE / 2) / blockSize();
+        return a > 0 ? Math.min(a, cap) : DEFAULT_MAX_TRANSFER_BYTES / blockSize();
+    }
 
     public String unitSerial() { return unitSerial; }
 

@@ -25,7 +25,7 @@ public final class DeviceAttributes {
     private long unmapGranularity = 1;
     private long unmapGranularityAlignment = 0;
     private long maxWriteSameLength = 0; // 0: no limit (SBC-4 §6.6.4)
-    private long maxTransferLength = 8192;
+    private long maxTransferLength = 0; // 0: 8 MiB worth of blocks (Device.maxTransferBlocks)
     private long optimalTransferLength = 256;
     private int maxCompareAndWriteLength = 256;
     private long maxAtomicTransferLength = 256;
@@ -78,7 +78,10 @@ public final class DeviceAttributes {
     public DeviceAttributes unmapGranularityAlignment(long v) { this.unmapGranularityAlignment = v; return this; }
     public long maxWriteSameLength() { return maxWriteSameLength; }
     public DeviceAttributes maxWriteSameLength(long v) { this.maxWriteSameLength = v; return this; }
-    /** Block limits VPD MAXIMUM TRANSFER LENGTH in blocks; longer transfers get INVALID FIELD IN CDB. */
+    /**
+     * Block limits VPD MAXIMUM TRANSFER LENGTH in blocks; longer transfers get INVALID FIELD IN CDB. 0 (default)
+     * means 8 MiB worth of blocks; see {@link Device#maxTransferBlocks()} for the effective value.
+     */
     public long maxTransferLength() { return maxTransferLength; }
     public DeviceAttributes maxTransferLength(long v) { this.maxTransferLength = v; return this; }
     public long optimalTransferLength() { return optimalTransferLength; }

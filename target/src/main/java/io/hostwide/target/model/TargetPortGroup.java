@@ -1,14 +1,17 @@
 package io.hostwide.target.model;
 
 /**
- * An ALUA target port group (SPC-4 §5.16.2): the unit whose asymmetric access state applies to its member
- * LUN exports. This is the identity only (its ID appears in the VPD 83h target port group designator); access
- * states, transitions and REPORT/SET TARGET PORT GROUPS belong to the ALUA layer, which swaps a LUN's group
- * reference in one step ({@link Lun#aluaGroup(TargetPortGroup)}).
+ * An ALUA target port group (SPC-4 §5.15.2): the unit whose asymmetric access state applies to its member
+ * LUN exports. Its ID appears in the VPD 83h target port group designator; its state is an immutable
+ * {@link AluaAccessState} swapped in one step. Transitions, unit attentions and REPORT/SET TARGET PORT GROUPS
+ * belong to the ALUA layer ({@code io.hostwide.target.alua}), which also moves a LUN between groups in one step
+ * ({@link Lun#aluaGroup(TargetPortGroup)}).
  */
 public class TargetPortGroup {
     private final int id;
     private final String name;
+    /** The group's access state: replaced as a whole, read by the ALUA gate without a lock. */
+    private volatile AluaAccessState accessState = AluaAccessState.INITIAL;
 
     public TargetPortGroup(int id, String name) {
         if (id < 0 || id > 0xFFFF) {
@@ -21,6 +24,17 @@ public class TargetPortGroup {
     public int id() { return id; }
 
     public String name() { return name; }
+
+    /** One volatile read: the state record I/O checks against (SPC-4 §5.15.2.4). */
+    public AluaAccessState accessState() { return accessState; }
+
+    /** Publishes a new state in one step (the ALUA layer serialises writers and raises the unit attentions). */
+    public void accessState(AluaAccessState s) {
+        if (s == null) {
+            throw new IllegalArgumentException("a target port group always has a state");
+        }
+        this.accessState = s;
+    }
 
     @Override
     public String toString() { return "TargetPortGroup[" + id + " " + name + "]"; }

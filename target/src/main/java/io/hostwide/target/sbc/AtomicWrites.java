@@ -127,7 +127,7 @@ final class AtomicWrites {
         if (!BlockCdb.inRange(cmd, lba, blocks)) {
             return CommandDescriptor.DONE;
         }
-        if (blocks > a.maxAtomicTransferLength()
+        if (blocks > Math.min(a.maxAtomicTransferLength(), dev.maxTransferBlocks())
                 || (a.atomicTransferLengthGranularity() > 1 && blocks % a.atomicTransferLengthGranularity() != 0)) {
             return cmd.failCdbField(ATOMIC_TRANSFER_LENGTH, -1);
         }

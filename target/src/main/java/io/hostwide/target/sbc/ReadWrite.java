@@ -80,8 +80,7 @@ final class ReadWrite {
 
     /** SBC-4 §6.6.4: a transfer longer than MAXIMUM TRANSFER LENGTH → INVALID FIELD IN CDB. */
     static boolean withinMaxTransfer(TargetCommand cmd, Device dev, long blocks) {
-        long max = dev.attributes().maxTransferLength();
-        if (max > 0 && blocks > max) {
+        if (blocks > dev.maxTransferBlocks()) {
             cmd.failCdbField(BlockCdb.transferLengthOffset(cmd.cdb()), -1);
             return false;
         }

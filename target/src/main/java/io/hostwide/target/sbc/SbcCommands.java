@@ -57,6 +57,9 @@ public final class SbcCommands {
         provisioning(t, thin, sanitize);
         atomics(t, caw, writeAtomic);
         medium(t);
+        io.hostwide.target.pr.PrCommands.addTo(t);
+        io.hostwide.target.alua.TargetPortGroupCommands.addTo(t);
+        io.hostwide.target.xcopy.CopyCommands.addTo(t);
         return t;
     }
 

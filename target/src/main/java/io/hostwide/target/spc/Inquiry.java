@@ -50,7 +50,8 @@ public final class Inquiry {
         d[2] = VersionDescriptor.VERSION_SPC_4;
         d[3] = (byte) (StandardInquiry.HISUP | StandardInquiry.RESPONSE_DATA_FORMAT_2);
         d[4] = (byte) (StandardInquiry.LENGTH_WITH_DESCRIPTORS - 5);
-        d[5] = 0; // TPGS and 3PC are announced by the ALUA and copy layers when installed
+        // TPGS 11b: implicit and explicit ALUA (SPC-4 §6.6.2); 3PC: EXTENDED COPY (io.hostwide.target.alua, .xcopy)
+        d[5] = (byte) (dev == null ? 0 : StandardInquiry.TPGS_IMPLICIT | StandardInquiry.TPGS_EXPLICIT | StandardInquiry.THREE_PC);
         d[6] = (byte) (port.target().ports().size() > 1 ? StandardInquiry.MULTIP : 0);
         d[7] = StandardInquiry.CMDQUE;
         DeviceAttributes a = dev != null ? dev.attributes() : new DeviceAttributes();

@@ -23,7 +23,7 @@ public final class SpcCommands {
 
     public static CommandDescriptor testUnitReady() {
         return Row.of(ScsiOpcode.TEST_UNIT_READY, "TEST UNIT READY").usage(0, 0, 0, 0, 0x07)
-                .flags(MEDIUM_ACCESS).reservation(ReservationRule.READ).timeouts(1, 5)
+                .flags(MEDIUM_ACCESS).reservation(ReservationRule.ALWAYS_ALLOWED).timeouts(1, 5) // SPC-4 Table 63
                 .handler(cmd -> CommandDescriptor.DONE);
     }
 

@@ -19,7 +19,7 @@ final class Vpd {
 
     /** Supported pages in ascending order (SPC-4 §7.8.13 requires the order). */
     static final int[] PAGES = {VpdPage.SUPPORTED_VPD_PAGES, VpdPage.UNIT_SERIAL_NUMBER, VpdPage.DEVICE_IDENTIFICATION,
-            VpdPage.EXTENDED_INQUIRY_DATA, VpdPage.BLOCK_LIMITS, VpdPage.BLOCK_DEVICE_CHARACTERISTICS,
+            VpdPage.EXTENDED_INQUIRY_DATA, io.hostwide.target.xcopy.ThirdPartyCopyVpd.PAGE, VpdPage.BLOCK_LIMITS, VpdPage.BLOCK_DEVICE_CHARACTERISTICS,
             VpdPage.LOGICAL_BLOCK_PROVISIONING};
 
     static int execute(TargetCommand cmd, Device dev, int page) {
@@ -31,6 +31,7 @@ final class Vpd {
             case VpdPage.UNIT_SERIAL_NUMBER -> serial(d, dev);
             case VpdPage.DEVICE_IDENTIFICATION -> identification(d, cmd, dev);
             case VpdPage.EXTENDED_INQUIRY_DATA -> extended(d, dev);
+            case io.hostwide.target.xcopy.ThirdPartyCopyVpd.PAGE -> io.hostwide.target.xcopy.ThirdPartyCopyVpd.write(d);
             case VpdPage.BLOCK_LIMITS -> blockLimits(d, dev);
             case VpdPage.BLOCK_DEVICE_CHARACTERISTICS -> characteristics(d, dev);
             case VpdPage.LOGICAL_BLOCK_PROVISIONING -> provisioning(d, dev);
@@ -117,9 +118,9 @@ final class Vpd {
         DeviceAttributes a = dev.attributes();
         d[BlockLimits.MAXIMUM_COMPARE_AND_WRITE_LENGTH] = (byte) (a.emulateCaw() ? a.maxCompareAndWriteLength() : 0);
         BigEndian.put16(d, BlockLimits.OPTIMAL_TRANSFER_LENGTH_GRANULARITY, 1);
-        BigEndian.put32(d, BlockLimits.MAXIMUM_TRANSFER_LENGTH, a.maxTransferLength());
+        BigEndian.put32(d, BlockLimits.MAXIMUM_TRANSFER_LENGTH, dev.maxTransferBlocks());
         BigEndian.put32(d, BlockLimits.OPTIMAL_TRANSFER_LENGTH, a.optimalTransferLength());
-        BigEndian.put32(d, BlockLimits.MAXIMUM_PREFETCH_LENGTH, a.maxTransferLength());
+        BigEndian.put32(d, BlockLimits.MAXIMUM_PREFETCH_LENGTH, dev.maxTransferBlocks());
         if (thin(dev)) {
             BigEndian.put32(d, BlockLimits.MAXIMUM_UNMAP_LBA_COUNT, a.maxUnmapLbaCount());
             BigEndian.put32(d, BlockLimits.MAXIMUM_UNMAP_BLOCK_DESCRIPTOR_COUNT, a.maxUnmapBlockDescriptorCount());
@@ -130,7 +131,7 @@ final class Vpd {
         }
         BigEndian.put64(d, BlockLimits.MAXIMUM_WRITE_SAME_LENGTH, a.maxWriteSameLength());
         if (a.emulateWriteAtomic()) {
-            BigEndian.put32(d, BlockLimits.MAXIMUM_ATOMIC_TRANSFER_LENGTH, a.maxAtomicTransferLength());
+            BigEndian.put32(d, BlockLimits.MAXIMUM_ATOMIC_TRANSFER_LENGTH, Math.min(a.maxAtomicTransferLength(), dev.maxTransferBlocks()));
             BigEndian.put32(d, BlockLimits.ATOMIC_ALIGNMENT, a.atomicAlignment());
             BigEndian.put32(d, BlockLimits.ATOMIC_TRANSFER_LENGTH_GRANULARITY, a.atomicTransferLengthGranularity());
         }
