@@ -18,10 +18,17 @@ import io.hostwide.target.Fabric;
 import io.hostwide.target.Session;
 import io.hostwide.target.TargetCommand;
 
+import io.hostwide.target.tmf.TmfFunction;
+import io.hostwide.target.tmf.TmfResponse;
+import io.hostwide.target.tmf.TmfResult;
+
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The loop fabric's low-level driver ({@code tcm_loop_queuecommand}): each SCSI command becomes a
@@ -30,7 +37,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * {@code delay}/{@code ndelay} (+ seek time on rotational LUNs) from the {@link CompletionTimer}, never from a
  * sleeping submitter. Error injection per {@link ErrorInjector}. Aborts and resets take back commands still held
  * here (pending in the timer, or swallowed by timeout injection); the target core's own execution is inline for RAM
- * backstores, so nothing is left running there.
+ * backstores, so nothing is left running there; each error-handling step is also sent to the target core as the
+ * matching task management function (ABORT TASK, LOGICAL UNIT RESET, TARGET WARM RESET, I_T NEXUS RESET), as
+ * tcm_loop does, so the LUN reports the reset's unit attention afterwards.
  */
 final class LoopLld implements LowLevelDriver, Fabric {
     private static final int DIR_IN = TargetCommand.DIR_READ;
@@ -47,6 +56,9 @@ final class LoopLld implements LowLevelDriver, Fabric {
     /** Every task ever created (one per command slot), for resets. */
     private final CopyOnWriteArrayList<LoopTask> tasks = new CopyOnWriteArrayList<>();
     private final byte[] scratchSense = new byte[FixedSense.LENGTH];
+    private final AtomicInteger taskIds = new AtomicInteger();
+    /** How long error handling waits for the target core's task management answer. */
+    private static final long TMF_TIMEOUT_SECONDS = 30;
 
     LoopLld(String name, Session[] sessions, long delayNanos, long seekNanos, ErrorInjector injector, CompletionTimer timer) {
         this.name = name;
@@ -72,8 +84,11 @@ final class LoopLld implements LowLevelDriver, Fabric {
         if (p instanceof LoopTask t) {
             return t;
         }
-        LoopTask t = LoopTask.of(cmd);
-        tasks.add(t);
+        LoopTask t = new LoopTask(cmd, taskIds.getAndIncrement());
+        cmd.lldPrivate(t);
+        if (!cmd.isInternal()) {
+            tasks.add(t);   // block-request slots live as long as the host; internal commands are one-offs
+        }
         return t;
     }
 
@@ -111,7 +126,7 @@ final class LoopLld implements LowLevelDriver, Fabric {
             return OK;
         }
         TargetCommand tc = s.newCommand().setup(LunAddress.encode(cmd.device().lun()), cmd.cdb(), 0, cmd.cdbLength(),
-                TaskAttribute.SIMPLE, t.issue, cmd.transferLength(), direction(cmd));
+                TaskAttribute.SIMPLE, t.tag(), cmd.transferLength(), direction(cmd));
         if (cmd.dataDirection() == ScsiCmnd.DIR_TO_DEVICE) {
             tc.dataOut(t.dataOutView());
         }
@@ -131,8 +146,8 @@ final class LoopLld implements LowLevelDriver, Fabric {
     @Override
     public void complete(TargetCommand tc) {
         LoopTask t = (LoopTask) tc.fabricPrivate();
-        if (t == null || tc.tag() != t.issue) {
-            tc.release();   // an issue that was aborted meanwhile
+        if (t == null || tc.tag() != t.tag() || tc.responseSuppressed()) {
+            tc.release();   // an issue taken back by error handling, or aborted by our own TMF
             return;
         }
         ScsiCmnd cmd = t.cmd;
@@ -192,16 +207,23 @@ final class LoopLld implements LowLevelDriver, Fabric {
         }
     }
 
-    /** ABORT TASK: the command is no longer held here afterwards (or was already answered). */
+    /**
+     * ABORT TASK: takes the command back if it is held here, then asks the target core to abort the issue
+     * (TASK DOES NOT EXIST is the usual answer: RAM LUNs finish inline). Either way it is gone afterwards.
+     */
     @Override
     public EhResult ehAbort(ScsiCmnd cmd) {
-        Object p = cmd.lldPrivate();
-        if (p instanceof LoopTask t) {
-            takeBack(t);
+        if (!(cmd.lldPrivate() instanceof LoopTask t)) {
+            return EhResult.SUCCESS;
         }
-        return EhResult.SUCCESS;
+        long tag = t.tag();
+        takeBack(t);
+        TmfResult r = tmf(session(cmd.device()), TmfFunction.ABORT_TASK, cmd.device().lun(), tag);
+        return r != null && (r.response() == TmfResponse.FUNCTION_COMPLETE
+                || r.response() == TmfResponse.TASK_DOES_NOT_EXIST) ? EhResult.SUCCESS : EhResult.FAILED;
     }
 
+    /** LOGICAL UNIT RESET in the target core (UA 29h/03h for every nexus) after taking back the LUN's commands. */
     @Override
     public EhResult ehDeviceReset(ScsiDevice sdev) {
         for (LoopTask t : tasks) {
@@ -209,9 +231,10 @@ final class LoopLld implements LowLevelDriver, Fabric {
                 takeBack(t);
             }
         }
-        return EhResult.SUCCESS;
+        return complete(tmf(session(sdev), TmfFunction.LOGICAL_UNIT_RESET, sdev.lun(), 0));
     }
 
+    /** TARGET WARM RESET of the addressed target. */
     @Override
     public EhResult ehTargetReset(ScsiTarget starget) {
         for (LoopTask t : tasks) {
@@ -219,15 +242,49 @@ final class LoopLld implements LowLevelDriver, Fabric {
                 takeBack(t);
             }
         }
-        return EhResult.SUCCESS;
+        Session s = starget.id() < sessions.length ? sessions[starget.id()] : null;
+        return complete(tmf(s, TmfFunction.TARGET_WARM_RESET, 0, 0));
     }
 
+    /** Host reset: every command taken back and an I_T NEXUS RESET on each of this host's sessions. */
     @Override
     public EhResult ehHostReset(ScsiHost host) {
         for (LoopTask t : tasks) {
             takeBack(t);
         }
-        return EhResult.SUCCESS;
+        EhResult r = EhResult.SUCCESS;
+        for (Session s : sessions) {
+            if (s != null && complete(tmf(s, TmfFunction.I_T_NEXUS_RESET, 0, 0)) != EhResult.SUCCESS) {
+                r = EhResult.FAILED;
+            }
+        }
+        return r;
+    }
+
+    private Session session(ScsiDevice sdev) {
+        int id = sdev.target().id();
+        return id < sessions.length ? sessions[id] : null;
+    }
+
+    private static EhResult complete(TmfResult r) {
+        return r != null && r.response() == TmfResponse.FUNCTION_COMPLETE ? EhResult.SUCCESS : EhResult.FAILED;
+    }
+
+    /** A task management request to the target core, waited for (error handling runs on a work thread). */
+    private static TmfResult tmf(Session s, TmfFunction f, int lun, long tag) {
+        if (s == null) {
+            return null;
+        }
+        CompletableFuture<TmfResult> result = new CompletableFuture<>();
+        s.core().taskManagement().request(s, f, f.lunScoped() ? LunAddress.encode(lun) : 0, tag, result::complete);
+        try {
+            return result.get(TMF_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return null;
+        }
     }
 
     long injected() {

@@ -24,6 +24,8 @@ final class LoopTask implements Delayed {
     static final int ABORTED = 4;
 
     final ScsiCmnd cmd;
+    /** Unique per driver: with the issue number it forms the task tag the target core sees. */
+    final int id;
     final AtomicInteger state = new AtomicInteger(IDLE);
     long dueNanos;
     /** Issue number, carried as the target command's tag: a late answer to an earlier issue is dropped. */
@@ -39,18 +41,14 @@ final class LoopTask implements Delayed {
     private ByteBuffer viewOf;
     private ByteBuffer view;
 
-    LoopTask(ScsiCmnd cmd) {
+    LoopTask(ScsiCmnd cmd, int id) {
         this.cmd = cmd;
+        this.id = id;
     }
 
-    static LoopTask of(ScsiCmnd cmd) {
-        Object p = cmd.lldPrivate();
-        if (p instanceof LoopTask t) {
-            return t;
-        }
-        LoopTask t = new LoopTask(cmd);
-        cmd.lldPrivate(t);
-        return t;
+    /** The task tag of the current issue (SAM-5 task tag: unique among this nexus's tasks). */
+    long tag() {
+        return (long) id << 32 | (issue & 0xFFFF_FFFFL);
     }
 
     /** The Data-Out window of the command's buffer as position..limit (no copy). */

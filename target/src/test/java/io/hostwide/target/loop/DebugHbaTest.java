@@ -29,7 +29,9 @@ class DebugHbaTest {
                 assertThat(d.logicalBlockSize()).isEqualTo(4096);
                 assertThat(d.capacityBytes()).isEqualTo(4L << 20);
                 assertThat(d.info().capacityBlocks()).isEqualTo(1024);
-                assertThat(d.info().maxTransferBlocks()).as("VPD B0h MAXIMUM TRANSFER LENGTH").isEqualTo(8192);
+                assertThat(d.info().maxTransferBlocks()).as("VPD B0h MAXIMUM TRANSFER LENGTH")
+                        .isEqualTo(hba.core().device("h0t0l0").maxTransferBlocks());
+                assertThat(d.maxTransferBytes()).isEqualTo(d.info().maxTransferBlocks() * 4096);
                 assertThat(d.info().lbpu()).isTrue();
                 assertThat(d.info().thinProvisioned()).isTrue();
                 assertThat(d.info().nonRotational()).isTrue();
@@ -166,6 +168,26 @@ class DebugHbaTest {
     void discardWithoutThinProvisioningIsNotSupported() throws Exception {
         try (BlockDevice dev = BlockDevices.open("debug:delay=0")) {
             assertThat(Io.sync(dev.openHandle(), ReqOp.DISCARD, 0, 512, null)).isEqualTo(BlkStatus.NOTSUPP);
+        }
+    }
+
+    @Test
+    void resetsGoToTheTargetCoreAndTheResetUnitAttentionIsRetriedTransparently() throws Exception {
+        try (LoopHba hba = LoopHba.create(DebugParams.parse("delay=0,max_luns=2"))) {
+            ScsiDisk disk = hba.disk(0);
+            ScsiDevice sdev = disk.scsiDevice();
+            SubmitHandle h = disk.openHandle();
+            ByteBuffer b = ByteBuffer.allocate(512);
+            assertThat(Io.sync(h, ReqOp.READ, 0, 512, b)).isEqualTo(BlkStatus.OK);
+            long before = sdev.iorequestCnt();
+            var lld = hba.hosts().get(0).lld();
+            assertThat(lld.ehDeviceReset(sdev)).isEqualTo(io.hostwide.scsi.mid.EhResult.SUCCESS);
+            assertThat(hba.core().taskManagement().resets()).isEqualTo(1);
+            assertThat(Io.sync(h, ReqOp.READ, 0, 512, b)).isEqualTo(BlkStatus.OK);
+            assertThat(sdev.iorequestCnt() - before).as("UNIT ATTENTION 29h/03h, then the retry").isEqualTo(2);
+            assertThat(lld.ehTargetReset(sdev.target())).isEqualTo(io.hostwide.scsi.mid.EhResult.SUCCESS);
+            assertThat(lld.ehHostReset(hba.hosts().get(0))).isEqualTo(io.hostwide.scsi.mid.EhResult.SUCCESS);
+            assertThat(Io.sync(hba.disk(1).openHandle(), ReqOp.READ, 0, 512, b)).isEqualTo(BlkStatus.OK);
         }
     }
 }
