@@ -13,13 +13,13 @@ import java.util.Set;
  * (non-zero: host_tagset and can_queue = it; may not exceed an explicit max_queue), every_nth=0, opts=0,
  * rotational=0, seek_ns (rotational only; default 2 ms), lbpu=0, lbpws=0, plus hostwide's restart_policy,
  * bypass_budget, track_queue_depth=1 (scsi_debug's template sets it), io_timeout (ms) and disk (which LUN
- * {@code open} returns).
+ * {@code open} returns), fua=0 (FUA on every WRITE) and cdb_len=10 (16: always READ/WRITE(16)).
  */
 public final class DebugParams {
     static final Set<String> KNOWN = Set.of("add_host", "num_tgts", "max_luns", "dev_size_mb", "sector_size",
             "per_host_store", "delay", "ndelay", "submit_queues", "max_queue", "host_max_queue", "every_nth", "opts",
             "rotational", "seek_ns", "lbpu", "lbpws", "restart_policy", "bypass_budget", "track_queue_depth",
-            "io_timeout", "disk");
+            "io_timeout", "disk", "fua", "cdb_len");
 
     private DebugParams() {
     }
@@ -70,6 +70,16 @@ public final class DebugParams {
                 k.flag("bypass_budget", false),
                 k.flag("track_queue_depth", true),
                 k.number("io_timeout", 30_000, 1, 3_600_000),
-                k.integer("disk", 0, 0, Integer.MAX_VALUE)).validate();
+                k.integer("disk", 0, 0, Integer.MAX_VALUE),
+                k.flag("fua", false),
+                cdbLen(k) == 16).validate();
+    }
+
+    static int cdbLen(Knobs k) {
+        int n = k.integer("cdb_len", 10, 10, 16);
+        if (n != 10 && n != 16) {
+            throw new IllegalArgumentException(k.kind() + ": knob 'cdb_len' must be 10 or 16, got " + n);
+        }
+        return n;
     }
 }

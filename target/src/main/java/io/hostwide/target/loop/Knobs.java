@@ -32,6 +32,10 @@ final class Knobs {
         }
     }
 
+    String kind() {
+        return kind;
+    }
+
     boolean has(String k) {
         return values.containsKey(k);
     }

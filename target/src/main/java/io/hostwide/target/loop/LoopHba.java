@@ -97,7 +97,7 @@ public final class LoopHba implements AutoCloseable {
                     + " LUNs, expected " + expected);
         }
         for (ScsiDevice d : found) {
-            disks.add(new ScsiDisk(d, false, false, cfg.discardMode()));
+            disks.add(new ScsiDisk(d, cfg.fuaWrites(), cfg.force16(), cfg.discardMode()));
         }
     }
 

@@ -24,13 +24,15 @@ import io.hostwide.scsi.sd.DiscardMode;
  * @param rotational     LUNs report a rotating medium
  * @param thin           thin provisioning (LBPME, UNMAP/WRITE SAME with UNMAP)
  * @param discardMode    how the disk sends DISCARD
+ * @param fuaWrites      every WRITE carries FUA
+ * @param force16        READ/WRITE always use the 16-byte CDBs ({@code cdb_len=16})
  */
 public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long sizeBytes, int sectorSize,
                             boolean perHostStore, long delayNanos, long seekNanos, int nrHwQueues, int canQueue,
                             int cmdPerLun, boolean hostTagset, int everyNth, int opts, boolean rotational,
                             boolean thin, DiscardMode discardMode, RestartPolicy restartPolicy,
                             boolean bypassBudgetNonRotational, boolean trackQueueDepth, long timeoutMillis,
-                            int disk) {
+                            int disk, boolean fuaWrites, boolean force16) {
 
     public LoopHbaConfig validate() {
         if (hosts < 1 || targets < 1 || luns < 1) {

@@ -9,12 +9,13 @@ import java.util.Set;
 /**
  * The {@code loop:} knobs (tcm_loop over a RAM LUN): nr_hw_queues=1, can_queue=128, cmd_per_lun (default
  * can_queue), host_tagset=0, size_mb=64, sector_size=512, luns=1, thin=1, delay_ns=0 (inline completion),
- * rotational=0, restart_policy=kernel, bypass_budget=0, track_queue_depth=0, io_timeout (ms), disk=0.
+ * rotational=0, restart_policy=kernel, bypass_budget=0, track_queue_depth=0, io_timeout (ms), disk=0, fua=0 (FUA on
+ * every WRITE), cdb_len=10 (16: always READ/WRITE(16)).
  */
 public final class LoopParams {
     static final Set<String> KNOWN = Set.of("nr_hw_queues", "can_queue", "cmd_per_lun", "host_tagset", "size_mb",
             "sector_size", "luns", "thin", "delay_ns", "rotational", "restart_policy", "bypass_budget",
-            "track_queue_depth", "io_timeout", "disk");
+            "track_queue_depth", "io_timeout", "disk", "fua", "cdb_len");
 
     private LoopParams() {
     }
@@ -44,6 +45,16 @@ public final class LoopParams {
                 k.flag("bypass_budget", false),
                 k.flag("track_queue_depth", false),
                 k.number("io_timeout", 30_000, 1, 3_600_000),
-                k.integer("disk", 0, 0, Integer.MAX_VALUE)).validate();
+                k.integer("disk", 0, 0, Integer.MAX_VALUE),
+                k.flag("fua", false),
+                cdbLen(k) == 16).validate();
+    }
+
+    static int cdbLen(Knobs k) {
+        int n = k.integer("cdb_len", 10, 10, 16);
+        if (n != 10 && n != 16) {
+            throw new IllegalArgumentException(k.kind() + ": knob 'cdb_len' must be 10 or 16, got " + n);
+        }
+        return n;
     }
 }

@@ -99,6 +99,23 @@ class LoopEndToEndTest {
     }
 
     @Test
+    void sixteenByteCdbsWithFuaCarryTheSameData() throws Exception {
+        try (BlockDevice dev = BlockDevices.open("loop:size_mb=2,cdb_len=16,fua=1,nr_hw_queues=2")) {
+            SubmitHandle h = dev.openHandle();
+            ByteBuffer w = ByteBuffer.allocate(8192);
+            for (int i = 0; i < w.capacity(); i++) {
+                w.put(i, (byte) (i ^ 0x3C));
+            }
+            assertThat(Io.sync(h, ReqOp.WRITE, (2L << 20) - 8192, 8192, w)).isEqualTo(BlkStatus.OK);
+            ByteBuffer r = ByteBuffer.allocate(8192);
+            assertThat(Io.sync(h, ReqOp.READ, (2L << 20) - 8192, 8192, r)).isEqualTo(BlkStatus.OK);
+            assertThat(r.array()).isEqualTo(w.array());
+        }
+        assertThatThrownBy(() -> BlockDevices.open("loop:cdb_len=12")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cdb_len");
+    }
+
+    @Test
     void badKnobsFailBeforeAnythingStartsNamingTheKnob() {
         assertThatThrownBy(() -> BlockDevices.open("loop:nr_hw_queues=0")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("nr_hw_queues");
