@@ -164,4 +164,31 @@ class BudgetAndBlockedTest {
             assertThat(a.target().targetBusy()).isZero();
         }
     }
+
+    /**
+     * The case {@code restarts} exists for (digest §4.6): the budget is LUN-wide but RESTART is per hctx, so a
+     * request refused on hctx 1 must be re-run by a completion that came from hctx 0.
+     */
+    @ParameterizedTest
+    @EnumSource(RestartPolicy.class)
+    void aCompletionOnOneHctxRerunsARequestRefusedOnAnother(RestartPolicy p) {
+        ScsiHostTemplate t = new ScsiHostTemplate().canQueue(8).cmdPerLun(1).nrHwQueues(2).nrCtx(2).restartPolicy(p);
+        try (MidHarness h = new MidHarness(t)) {
+            ScsiDevice d = h.addLun(0);
+            h.read(h.submitter(d, 0), 0);
+            h.read(h.submitter(d, 1), 1);
+            ScsiCmnd first = h.lld.take();
+            assertThat(first.hwQueue()).isZero();
+            assertThat(h.lld.issuedCount()).isZero();
+            h.kblockd.advance(0);
+            h.lld.completeGood(first);
+            h.kblockd.runDue();   // no 3 ms delayed run needed: the completion re-runs hctx 1 now
+            ScsiCmnd second = h.lld.take();
+            assertThat(second).as("request parked on hctx 1 re-run by hctx 0's completion").isNotNull();
+            assertThat(second.hwQueue()).isEqualTo(1);
+            assertThat(d.restartRuns()).isEqualTo(p == RestartPolicy.KERNEL ? 1 : 0);
+            h.lld.completeGood(second);
+            assertThat(h.eachExactlyOnce(2)).isTrue();
+        }
+    }
 }
