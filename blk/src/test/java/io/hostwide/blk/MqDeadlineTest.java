@@ -238,7 +238,7 @@ class MqDeadlineTest {
         assertThatThrownBy(() -> e.setAttribute("fifo_batch", "0")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> e.setAttribute("front_merges", "x")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> e.setAttribute("nope", "1")).isInstanceOf(IllegalArgumentException.class);
-        assertThat(q.snapshot().scheduler()).isEqualTo("none [mq-deadline]");
+        assertThat(q.snapshot().scheduler()).startsWith("none ").contains("[mq-deadline]");
         tearDown();
     }
 
