@@ -94,6 +94,13 @@ public final class MqDeadline implements IoScheduler {
         t.set(name, value);
     }
 
+    /** {@code dd_prepare_request}: a reused slot starts outside the scheduler's structures. */
+    @Override
+    public void prepareRequest(Request rq) {
+        rq.elvPriv = null;
+        rq.hashKey = -1;
+    }
+
     @Override
     public boolean hasWork(Hctx hctx) {
         return queued != 0;
@@ -255,6 +262,9 @@ public final class MqDeadline implements IoScheduler {
      */
     @Override
     public boolean bioMerge(Hctx hctx, Bio bio) {
+        if (queued == 0) {
+            return false;   // nothing to merge with; merging is opportunistic, a racing insert may be missed
+        }
         RqList free = null;
         synchronized (lock) {
             int nm = q.nomerges;
