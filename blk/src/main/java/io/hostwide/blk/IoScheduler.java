@@ -72,6 +72,17 @@ public interface IoScheduler {
     /** {@code insert_requests}: take ownership of {@code rq} (at the head when requeued). */
     void insert(Hctx hctx, Request rq, boolean atHead);
 
+    /**
+     * {@code insert_requests} with a list (a plug flush), all of {@code hctx}, in
+     * order; the list is left empty. The default inserts one at a time; a scheduler
+     * with one lock may take it once for the whole list.
+     */
+    default void insertRequests(Hctx hctx, RqList list) {
+        for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
+            insert(hctx, rq, false);
+        }
+    }
+
     /** {@code dispatch_request}: the next request to send to {@code hctx}'s driver, or null. */
     Request dispatch(Hctx hctx);
 

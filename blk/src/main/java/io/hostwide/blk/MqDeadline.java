@@ -138,6 +138,30 @@ public final class MqDeadline implements IoScheduler {
         freeAll(free);
     }
 
+    /** {@code dd_insert_requests}: a plug's worth under one lock acquisition. */
+    @Override
+    public void insertRequests(Hctx hctx, RqList list) {
+        RqList free = null;
+        synchronized (lock) {
+            for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
+                if (rq.op == ReqOp.FLUSH) {
+                    dispatchList.addTail(rq);
+                    continue;
+                }
+                RqList f = insertMerge(rq);
+                if (f == null) {
+                    add(rq);
+                } else if (free == null) {
+                    free = f;
+                } else {
+                    free.spliceTail(f);
+                }
+            }
+            updateQueued();
+        }
+        freeAll(free);
+    }
+
     private void add(Request rq) {
         int dir = dir(rq.op);
         rq.elvPriv = this;

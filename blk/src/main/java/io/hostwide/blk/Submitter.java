@@ -197,11 +197,26 @@ public final class Submitter {
         if (q.elevator == null && h.dispatchBusy == 0) {
             DirectIssue.issueList(h, list);
         } else {
-            for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
-                q.insertRequest(rq, false);
+            IoScheduler e = q.elevator;
+            if (e != null && allUseSched(list)) {
+                e.insertRequests(h, list);
+            } else {
+                for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
+                    q.insertRequest(rq, false);
+                }
             }
             Dispatcher.runHwQueue(h, false);
         }
+    }
+
+    /** Plugged requests allocated under the current scheduler (always so: a switch waits for plugs to drain). */
+    private static boolean allUseSched(RqList list) {
+        for (Request rq = list.peekFirst(); rq != null; rq = rq.next) {
+            if ((rq.rqFlags & Request.RQF_USE_SCHED) == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void issueOne(Hctx h, Request rq) {
