@@ -11,6 +11,10 @@ final class Completion {
 
     /** After a won {@link Request#markComplete}: end and free, then call the submitter. */
     static void end(Request rq, BlkStatus status) {
+        if (rq.nrSegs > 1) {
+            endMerged(rq, status);
+            return;
+        }
         RequestQueue q = rq.q;
         IoCallback cb = rq.callback;
         long ud = rq.userData;
@@ -22,6 +26,27 @@ final class Completion {
         free(rq);
         q.completed.inc();
         cb.onComplete(ud, status);
+    }
+
+    /**
+     * A merged request: every merged bio's submitter is called exactly once with the
+     * request's status, after the free like a single request's. The callbacks are
+     * copied out first because the slot may be reused the moment its tags are put.
+     */
+    private static void endMerged(Request rq, BlkStatus status) {
+        SegmentCallbacks cbs = SegmentCallbacks.acquire();
+        cbs.takeFrom(rq);
+        endQuietly(rq);
+        cbs.callAll(status);
+    }
+
+    /**
+     * Frees a request that was merged into another before dispatch (the kernel's
+     * {@code blk_mq_free_request} of the merged-away request): its bios now belong to
+     * the survivor, so nobody is called. Never started, so no budget or driver tag.
+     */
+    static void freeMergedAway(Request rq) {
+        free(rq);
     }
 
     /** {@link #end} without the callback, for {@link CompletionBatch}. */
@@ -60,6 +85,9 @@ final class Completion {
         rq.tag = -1;
         rq.internalTag = -1;
         rq.rqFlags = 0;
+        if (rq.nrSegs > 1) {
+            Merge.clearSegments(rq);
+        }
         rq.buffer = null;
         rq.callback = null;
         rq.q = null;

@@ -50,6 +50,14 @@ public final class CompletionBatch {
         int direct = 0;
         for (int i = 0; i < count; i++) {
             Request rq = rqs[i];
+            if (rq.nrSegs > 1) {
+                // A merged request calls all its submitters itself.
+                Completion.end(rq, statuses[i]);
+                rqs[i] = null;
+                cbs[i] = null;
+                direct++;
+                continue;
+            }
             cbs[i] = rq.callback;
             userData[i] = rq.userData;
             // Scheduler requests, reserved tags and anything without a plain driver
@@ -69,7 +77,9 @@ public final class CompletionBatch {
             rqs[i] = null;
             BlkStatus st = statuses[i];
             statuses[i] = null;
-            cb.onComplete(userData[i], st);
+            if (cb != null) {
+                cb.onComplete(userData[i], st);
+            }
         }
     }
 

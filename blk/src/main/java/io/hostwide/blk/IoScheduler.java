@@ -44,8 +44,44 @@ public interface IoScheduler {
     default void prepareRequest(Request rq) {
     }
 
+    /**
+     * {@code bio_merge}: try to merge {@code bio} into a request the scheduler holds
+     * (back or front, per {@link RequestQueue#nomerges()}); true when merged, and then
+     * the bio's callback runs when that request completes. Called before a request is
+     * allocated for the bio.
+     */
+    default boolean bioMerge(Hctx hctx, Bio bio) {
+        return false;
+    }
+
+    /** The names of the scheduler's {@code queue/iosched/} attributes. */
+    default java.util.List<String> attributeNames() {
+        return java.util.List.of();
+    }
+
+    /** Reads {@code queue/iosched/<name>}. */
+    default String attribute(String name) {
+        throw new IllegalArgumentException(name() + " has no attribute '" + name + "'");
+    }
+
+    /** Writes {@code queue/iosched/<name>} at run time; bad names or values throw {@link IllegalArgumentException}. */
+    default void setAttribute(String name, String value) {
+        throw new IllegalArgumentException(name() + " has no attribute '" + name + "'");
+    }
+
     /** {@code insert_requests}: take ownership of {@code rq} (at the head when requeued). */
     void insert(Hctx hctx, Request rq, boolean atHead);
+
+    /**
+     * {@code insert_requests} with a list (a plug flush), all of {@code hctx}, in
+     * order; the list is left empty. The default inserts one at a time; a scheduler
+     * with one lock may take it once for the whole list.
+     */
+    default void insertRequests(Hctx hctx, RqList list) {
+        for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
+            insert(hctx, rq, false);
+        }
+    }
 
     /** {@code dispatch_request}: the next request to send to {@code hctx}'s driver, or null. */
     Request dispatch(Hctx hctx);

@@ -6,12 +6,16 @@ import java.util.function.Supplier;
 
 /**
  * The registry of schedulers by name ({@code elv_register}). {@code none} is built
- * in and means no scheduler; others (mq-deadline, from the scsi work) register here.
+ * in and means no scheduler; mq-deadline is registered here, others register themselves.
  */
 public final class IoSchedulers {
     public static final String NONE = "none";
     private static final Map<String, Supplier<IoScheduler>> REGISTRY = new TreeMap<>();
     private static String defaultName;
+
+    static {
+        REGISTRY.put(MqDeadline.NAME, MqDeadline::new);
+    }
 
     private IoSchedulers() {
     }

@@ -29,8 +29,17 @@ public final class Request {
     static final int RQF_DONTPREP = 4;
     static final int RQF_RESERVED = 8;
     static final int RQF_USE_SCHED = 16;
+    /** Handed to the driver at least once ({@code RQF_STARTED}); such a request never takes merges. */
+    static final int RQF_STARTED = 32;
+
+    /**
+     * Segments one request can carry: the capacity of its segment arrays. The queue's
+     * {@code max_segments} limit is at most this.
+     */
+    public static final int MAX_SEGMENTS = 32;
 
     private static final VarHandle STATE;
+    private static final java.util.concurrent.atomic.AtomicLong NEXT_SLOT_ID = new java.util.concurrent.atomic.AtomicLong();
 
     static {
         try {
@@ -54,11 +63,22 @@ public final class Request {
     Hctx hctx;
 
     ReqOp op;
+    /** Device offset of the first segment (the request's start sector, in bytes). */
     long offset;
+    /** Total bytes over all segments ({@code blk_rq_bytes}). */
     int length;
+    /** Segment 0: buffer, length, submitter callback and user data (the request's first bio). */
     ByteBuffer buffer;
+    int seg0Len;
     IoCallback callback;
     long userData;
+    /** Segments in use (≥ 1); segments 1.. live in the arrays below at index - 1. */
+    int nrSegs = 1;
+    /** Extra segments of merged bios, allocated on this slot's first merge and kept for its life. */
+    ByteBuffer[] segBuf;
+    int[] segLen;
+    IoCallback[] segCb;
+    long[] segUd;
     long timeoutNanos;
     /** Written before the release CAS in {@link #start()}, read after the acquire read of state. */
     long deadline;
@@ -72,6 +92,20 @@ public final class Request {
     public Object elvPriv;
     /** Elevator-private numbers (FIFO deadline, sort key …). */
     public long elvKey;
+    /** Elevator links, used by the scheduler that holds the request (under its lock). */
+    Request fifoPrev;
+    Request fifoNext;
+    Request sortLeft;
+    Request sortRight;
+    Request hashNext;
+    /** Treap priority for the sort tree: fixed per slot, pseudo-random. */
+    final int sortPrio;
+    /** Unique per slot: orders requests with the same start in the sort tree. */
+    final long slotId;
+    /** mq-deadline {@code fifo_time}: when this request expires, on the kblockd clock. */
+    long fifoTime;
+    /** The end the request was hashed under ({@code rq_hash_key} at insertion). */
+    long hashKey;
 
     @SuppressWarnings("unused") // accessed through STATE
     private volatile int state;
@@ -79,6 +113,16 @@ public final class Request {
     Request(Tags pool, int poolTag) {
         this.pool = pool;
         this.poolTag = poolTag;
+        this.slotId = NEXT_SLOT_ID.getAndIncrement();
+        this.sortPrio = mix((int) (slotId * 0x9E3779B9L));
+    }
+
+    private static int mix(int x) {
+        x ^= x >>> 16;
+        x *= 0x7feb352d;
+        x ^= x >>> 15;
+        x *= 0x846ca68b;
+        return x ^ (x >>> 16);
     }
 
     public ReqOp op() {
@@ -95,9 +139,42 @@ public final class Request {
         return length;
     }
 
-    /** The caller's buffer: data lives at {@code buffer.position() .. +length}; its position is never moved. */
+    /**
+     * The first segment's buffer: with one segment the data lives at
+     * {@code buffer.position() .. +length}. A merged request has several segments:
+     * use {@link #nrSegments()}, {@link #segmentBuffer} and {@link #segmentLength}.
+     * Positions are never moved.
+     */
     public ByteBuffer buffer() {
         return buffer;
+    }
+
+    /** Segments (merged bios) this request carries, ≥ 1; their device ranges are contiguous from {@link #offset()}. */
+    public int nrSegments() {
+        return nrSegs;
+    }
+
+    /** Segment {@code i}'s buffer (data at its position .. +{@link #segmentLength}). */
+    public ByteBuffer segmentBuffer(int i) {
+        checkSeg(i);
+        return i == 0 ? buffer : segBuf[i - 1];
+    }
+
+    /** Segment {@code i}'s byte count. */
+    public int segmentLength(int i) {
+        checkSeg(i);
+        return i == 0 ? seg0Len : segLen[i - 1];
+    }
+
+    /** Device end of the request ({@code blk_rq_pos + blk_rq_sectors}, in bytes). */
+    public long end() {
+        return offset + length;
+    }
+
+    private void checkSeg(int i) {
+        if (i < 0 || i >= nrSegs) {
+            throw new IndexOutOfBoundsException("segment " + i + " of " + nrSegs);
+        }
     }
 
     /** Driver tag, or -1. */
@@ -172,6 +249,7 @@ public final class Request {
             throw new IllegalStateException("start() on a request that is not idle (state=" + (s & STATE_MASK) + ")");
         }
         deadline = q.kblockd.nanoTime() + timeoutNanos;
+        rqFlags |= RQF_STARTED;
         // Release: publishes deadline; pairs with the acquire read of state in the timeout scan.
         STATE.setRelease(this, (s & ~STATE_MASK) | IN_FLIGHT);
         q.timeouts.addTimer(deadline);

@@ -19,6 +19,8 @@ public final class RequestQueue implements AutoCloseable {
     private static final VarHandle HCTX_ACTIVE;
     private static final VarHandle NR_ACTIVE_SHARED;
     private static final VarHandle RESTARTS;
+    /** {@code BLK_DEF_MAX_SECTORS_CAP}: 1280 KiB. */
+    public static final int DEFAULT_MAX_SECTORS = 2560;
 
     static {
         try {
@@ -48,6 +50,19 @@ public final class RequestQueue implements AutoCloseable {
     final Hctx.Counters timeoutsFired = new Hctx.Counters();
     final Hctx.Counters completed = new Hctx.Counters();
     final RequeueList requeue;
+    /** Merges, counted as {@code /sys/block/<dev>/stat}'s read merges and write merges. */
+    final Hctx.Counters readMerges = new Hctx.Counters();
+    final Hctx.Counters writeMerges = new Hctx.Counters();
+    /** {@code queue/nomerges}: 0 all merges, 1 only the simple one-hit ones, 2 none. */
+    volatile int nomerges;
+    /** {@code queue/max_segments}: bios one request may carry, ≤ {@link Request#MAX_SEGMENTS}. */
+    volatile int maxSegments = Request.MAX_SEGMENTS;
+    /** {@code queue/max_sectors_kb} in 512-byte sectors ({@code BLK_DEF_MAX_SECTORS_CAP}). */
+    volatile int maxSectors = DEFAULT_MAX_SECTORS;
+    final Freeze freeze;
+    /** {@code queue/rotational}. */
+    volatile boolean rotational;
+    private final Object switchLock = new Object();
     private volatile int quiesceDepth;
     private volatile boolean dying;
     /** {@code QUEUE_FLAG_HCTX_ACTIVE}, host-wide tags only. */
@@ -71,6 +86,7 @@ public final class RequestQueue implements AutoCloseable {
         mapQueues();
         this.timeouts = new Timeouts(this);
         this.requeue = new RequeueList(this);
+        this.freeze = new Freeze(this);
     }
 
     /** {@code blk_mq_map_queues} + {@code map_swqueue}: ctx i → hctx i·nrHw/nrCtx, spread evenly. */
@@ -140,6 +156,67 @@ public final class RequestQueue implements AutoCloseable {
         timeoutNanos = ms * 1_000_000L;
     }
 
+    /** {@code queue/nomerges}. */
+    public int nomerges() {
+        return nomerges;
+    }
+
+    /**
+     * Sets {@code queue/nomerges}: 0 = every merge (plug, software queue, scheduler
+     * hash and sort-tree lookups), 1 = only the simple ones (plug, software queue,
+     * the scheduler's one-hit cache; no lookups), 2 = none.
+     */
+    public void setNomerges(int v) {
+        if (v < 0 || v > 2) {
+            throw new IllegalArgumentException("nomerges must be 0, 1 or 2, got " + v);
+        }
+        nomerges = v;
+    }
+
+    /** {@code queue/max_segments}. */
+    public int maxSegments() {
+        return maxSegments;
+    }
+
+    public void setMaxSegments(int v) {
+        if (v < 1 || v > Request.MAX_SEGMENTS) {
+            throw new IllegalArgumentException("max_segments must be 1.." + Request.MAX_SEGMENTS + ", got " + v);
+        }
+        maxSegments = v;
+    }
+
+    /** {@code queue/max_sectors_kb}. */
+    public int maxSectorsKb() {
+        return maxSectors / 2;
+    }
+
+    /** Sets {@code queue/max_sectors_kb}: a merged request never grows beyond it (a single bio may). */
+    public void setMaxSectorsKb(int kb) {
+        if (kb < 4 || kb > (Integer.MAX_VALUE / 512) / 2) {
+            throw new IllegalArgumentException("max_sectors_kb must be >= 4, got " + kb);
+        }
+        maxSectors = kb * 2;
+    }
+
+    /** {@code queue/rotational}: the device reports a seeking medium. */
+    public boolean isRotational() {
+        return rotational;
+    }
+
+    public void setRotational(boolean v) {
+        rotational = v;
+    }
+
+    /** The attached scheduler, null for {@code none}; its {@code queue/iosched/} attributes are on it. */
+    public IoScheduler scheduler() {
+        return elevator;
+    }
+
+    /** Read and write merges so far. */
+    public long merges() {
+        return readMerges.get() + writeMerges.get();
+    }
+
     public boolean isQuiesced() {
         return quiesceDepth > 0;
     }
@@ -194,15 +271,29 @@ public final class RequestQueue implements AutoCloseable {
 
     // ---- running queues ----
 
-    /** {@code blk_mq_run_hw_queues}; a queue-wide scheduler runs hctx 0 plus any with a non-empty dispatch list. */
+    /**
+     * {@code blk_mq_run_hw_queues} from a thread with no software queue of its own:
+     * the "current CPU" is the ctx the thread id maps to.
+     */
     public void runHwQueues(boolean async) {
+        runHwQueues(ctxs[(int) Math.floorMod(Thread.currentThread().threadId(), (long) ctxs.length)], async);
+    }
+
+    /**
+     * {@code blk_mq_run_hw_queues} with {@code current} as the caller's ctx. With a
+     * queue-wide scheduler ({@code QUEUE_FLAG_SQ_SCHED}, digest §2.10, §3.3) only
+     * {@code current}'s hctx runs, plus any hctx whose dispatch list is non-empty:
+     * every hctx would dispatch from the same scheduler, so running them all only
+     * contends on its lock.
+     */
+    void runHwQueues(Ctx current, boolean async) {
         IoScheduler e = elevator;
-        boolean sq = e != null && e.singleQueue();
+        Hctx sqHctx = e != null && e.singleQueue() ? current.hctx : null;
         for (Hctx h : hctxs) {
             if (h.isStopped()) {
                 continue;
             }
-            if (sq && h.queueNum != 0 && !h.dispatchListNonEmpty()) {
+            if (sqHctx != null && h != sqHctx && !h.dispatchListNonEmpty()) {
                 continue;
             }
             Dispatcher.runHwQueue(h, async);
@@ -302,16 +393,40 @@ public final class RequestQueue implements AutoCloseable {
 
     // ---- scheduler ----
 
-    /** Switches the scheduler ({@code queue/scheduler}); the queue must be idle. {@code "none"} detaches. */
-    public synchronized void setScheduler(String schedName) {
+    /**
+     * Switches the scheduler ({@code queue/scheduler}, {@code elevator_switch}); {@code "none"}
+     * detaches. Safe while I/O runs: the queue is frozen (new submissions wait, every
+     * allocated request drains through the old scheduler), quiesced, switched, then
+     * released; nothing is lost or failed. Must not be called from an I/O callback or
+     * a driver hook (it waits for them).
+     */
+    public void setScheduler(String schedName) {
         IoScheduler next = IoSchedulers.create(schedName);
-        requireIdle("switch scheduler");
+        synchronized (switchLock) {
+            if (dying) {
+                throw new IllegalStateException("cannot switch scheduler on " + name + ": queue is going away");
+            }
+            freeze.freeze();
+            try {
+                quiesce();
+                try {
+                    switchElevator(next);
+                } finally {
+                    unquiesce();
+                }
+            } finally {
+                freeze.unfreeze();
+            }
+        }
+    }
+
+    private void switchElevator(IoScheduler next) {
         IoScheduler old = elevator;
         if (old != null) {
+            elevator = null;
             old.exit(this);
         }
         if (next == null) {
-            elevator = null;
             schedSharedTags = null;
             for (Hctx h : hctxs) {
                 h.schedTags = null;
@@ -383,12 +498,6 @@ public final class RequestQueue implements AutoCloseable {
         return n;
     }
 
-    private void requireIdle(String what) {
-        if (allocatedRequests() != 0) {
-            throw new IllegalStateException("cannot " + what + " on " + name + ": requests outstanding");
-        }
-    }
-
     // ---- submission & teardown ----
 
     /** A submission handle bound to software queue {@code ctxIndex} (a job thread owns one). */
@@ -411,6 +520,7 @@ public final class RequestQueue implements AutoCloseable {
             }
             dying = true;
         }
+        freeze.wakeWaiters();
         runHwQueues(false);
         kickRequeueList();
         while (allocatedRequests() != 0) {

@@ -22,6 +22,10 @@ public final class RqList {
         return head;
     }
 
+    public Request peekLast() {
+        return tail;
+    }
+
     public void addTail(Request rq) {
         rq.next = null;
         if (tail == null) {

@@ -19,6 +19,8 @@ public final class Submitter {
     final Ctx ctx;
     private final TagWaiter waiter = new TagWaiter(this::flushPlug);
     private final RqList plug = new RqList();
+    /** The submission being merged; reused, so nothing is allocated per I/O. */
+    private final Bio bio = new Bio();
     private boolean plugging;
     private boolean lastWasLarge;
 
@@ -63,6 +65,54 @@ public final class Submitter {
             cb.onComplete(userData, BlkStatus.OFFLINE);
             return true;
         }
+        int entered = enterQueue();
+        if (entered != ENTERED) {
+            if (entered == DYING) {
+                cb.onComplete(userData, BlkStatus.OFFLINE);
+                return true;
+            }
+            return false;   // interrupted while the queue was frozen
+        }
+        try {
+            return submitEntered(op, offset, length, buf, cb, userData, nowait, reserved);
+        } finally {
+            ctx.exitQueue();
+        }
+    }
+
+    private static final int ENTERED = 0;
+    private static final int INTERRUPTED = 1;
+    private static final int DYING = 2;
+
+    /**
+     * {@code bio_queue_enter}: counts this submitter in its ctx unless the queue is
+     * frozen; then it flushes its plug (plugged requests hold tags the freeze waits
+     * for, as the kernel flushes the plug when the task sleeps) and waits.
+     */
+    private int enterQueue() {
+        for (;;) {
+            ctx.enterQueue();
+            if (!q.freeze.isFrozen()) {
+                return ENTERED;
+            }
+            ctx.exitQueue();
+            flushPlug();
+            if (!q.freeze.waitUnfrozen()) {
+                return q.isDying() ? DYING : INTERRUPTED;
+            }
+        }
+    }
+
+    private boolean submitEntered(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData,
+                                  boolean nowait, boolean reserved) {
+        if (!reserved && op.hasData() && q.nomerges != 2) {
+            bio.set(op, offset, length, buf, cb, userData);
+            boolean merged = attemptMerge();
+            bio.set(null, 0, 0, null, null, 0);
+            if (merged) {
+                return true;
+            }
+        }
         Hctx h = ctx.hctx;
         Request rq = TagAlloc.allocRequest(h, ctx, op, reserved, nowait, waiter);
         if (rq == null) {
@@ -72,6 +122,8 @@ public final class Submitter {
         rq.offset = offset;
         rq.length = length;
         rq.buffer = buf;
+        rq.seg0Len = length;
+        rq.nrSegs = 1;
         rq.callback = cb;
         rq.userData = userData;
         rq.timeoutNanos = q.timeoutNanos;
@@ -99,6 +151,29 @@ public final class Submitter {
         return true;
     }
 
+    /**
+     * {@code blk_mq_attempt_bio_merge} (digest §2.8 step 3): the most recently plugged
+     * request ({@code blk_attempt_plug_merge}), then the scheduler's {@code bio_merge},
+     * or without one the last few requests of this ctx's list.
+     */
+    private boolean attemptMerge() {
+        if (plugging) {
+            Request last = plug.peekLast();
+            if (last != null) {
+                int where = Merge.tryMerge(last, bio);
+                if (where != Merge.NONE) {
+                    Merge.apply(last, bio, where);
+                    return true;
+                }
+            }
+        }
+        IoScheduler e = q.elevator;
+        if (e != null) {
+            return e.bioMerge(ctx.hctx, bio);
+        }
+        return ctx.bioMerge(bio);
+    }
+
     /** {@code blk_start_plug}: hold submissions and send them as a batch. */
     public void startPlug() {
         plugging = true;
@@ -122,11 +197,26 @@ public final class Submitter {
         if (q.elevator == null && h.dispatchBusy == 0) {
             DirectIssue.issueList(h, list);
         } else {
-            for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
-                q.insertRequest(rq, false);
+            IoScheduler e = q.elevator;
+            if (e != null && allUseSched(list)) {
+                e.insertRequests(h, list);
+            } else {
+                for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
+                    q.insertRequest(rq, false);
+                }
             }
             Dispatcher.runHwQueue(h, false);
         }
+    }
+
+    /** Plugged requests allocated under the current scheduler (always so: a switch waits for plugs to drain). */
+    private static boolean allUseSched(RqList list) {
+        for (Request rq = list.peekFirst(); rq != null; rq = rq.next) {
+            if ((rq.rqFlags & Request.RQF_USE_SCHED) == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void issueOne(Hctx h, Request rq) {

@@ -26,6 +26,8 @@ class NoLostWakeupTest {
     @CsvSource({
         "false, none, 0", "true, none, 0", "false, none, 3", "true, none, 3",
         "false, test-fifo, 0", "true, test-fifo, 0", "false, test-fifo, 3", "true, test-fifo, 3",
+        // Queue-wide scheduler: only the current hctx (and those with dispatch work) is run.
+        "false, mq-deadline, 3", "true, mq-deadline, 3",
     })
     void everyRequestCompletes(boolean hostTagset, String scheduler, int budget) throws Exception {
         FifoTestScheduler.register();

@@ -131,11 +131,12 @@ class ResourceRequeueTest {
     void driverErrorsEndTheRequestAndDispatchContinues() {
         setUp(1, 8);
         Counting cb = new Counting();
-        drv.script = rq -> rq.offset() == 512 ? BlkStatus.IOERR : BlkStatus.OK;
+        drv.script = rq -> rq.offset() == 1024 ? BlkStatus.IOERR : BlkStatus.OK;
         Submitter s = q.submitter(0);
         s.startPlug();
+        // Gaps between the reads, so the plug does not merge them.
         for (int i = 0; i < 4; i++) {
-            s.submit(ReqOp.READ, i * 512L, 512, null, cb, i);
+            s.submit(ReqOp.READ, i * 1024L, 512, null, cb, i);
         }
         s.finishPlug();
         assertThat(cb.status(BlkStatus.IOERR)).isEqualTo(1);

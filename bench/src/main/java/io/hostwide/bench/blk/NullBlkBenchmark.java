@@ -62,7 +62,7 @@ public class NullBlkBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         kblockd = new ThreadPoolKblockd("bench-kblockd", 1);
-        NullConfig cfg = NullConfig.parse("submit_queues=2,irqmode=1,hw_queue_depth=" + hwQueueDepth
+        NullConfig cfg = NullConfig.parse("submit_queues=2,irqmode=1,nomerges=2,hw_queue_depth=" + hwQueueDepth
                 + ",shared_tag_bitmap=" + sharedTagBitmap, "bench");
         dev = NullDevice.create(cfg, kblockd);
         handle = dev.openHandle();

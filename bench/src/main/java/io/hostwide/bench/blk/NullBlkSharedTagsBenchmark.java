@@ -47,7 +47,7 @@ public class NullBlkSharedTagsBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         kblockd = new ThreadPoolKblockd("bench-kblockd", 1);
-        dev = NullDevice.create(NullConfig.parse("submit_queues=2,irqmode=1,hw_queue_depth=4000,shared_tag_bitmap="
+        dev = NullDevice.create(NullConfig.parse("submit_queues=2,irqmode=1,hw_queue_depth=4000,nomerges=2,shared_tag_bitmap="
                 + sharedTagBitmap, "bench-shared"), kblockd);
     }
 

@@ -30,9 +30,9 @@ public final class SharedTagsRatio {
         long sliceNanos = (args.length > 2 ? Long.parseLong(args[2]) : 50) * 1_000_000L;
         try (ThreadPoolKblockd kb = new ThreadPoolKblockd("ratio-kblockd", 1)) {
             NullDevice perHctx = NullDevice.create(NullConfig.parse(
-                    "submit_queues=2,irqmode=1,hw_queue_depth=4000,shared_tag_bitmap=0", "per-hctx"), kb);
+                    "submit_queues=2,irqmode=1,hw_queue_depth=4000,shared_tag_bitmap=0,nomerges=2", "per-hctx"), kb);
             NullDevice hostWide = NullDevice.create(NullConfig.parse(
-                    "submit_queues=2,irqmode=1,hw_queue_depth=4000,shared_tag_bitmap=1", "host-wide"), kb);
+                    "submit_queues=2,irqmode=1,hw_queue_depth=4000,shared_tag_bitmap=1,nomerges=2", "host-wide"), kb);
             long[][] ios = new long[2][rounds + 10];
             CyclicBarrier barrier = new CyclicBarrier(threads);
             Thread[] jobs = new Thread[threads];

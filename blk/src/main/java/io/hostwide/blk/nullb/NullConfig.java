@@ -1,5 +1,6 @@
 package io.hostwide.blk.nullb;
 
+import io.hostwide.blk.IoSchedulers;
 import io.hostwide.blk.TagSetConfig;
 
 import java.util.LinkedHashMap;
@@ -23,14 +24,18 @@ import java.util.Set;
  *                       here a plain interval, 0 = off)
  * @param requeueEvery   fault injection: every n-th request is handed back, alternating
  *                       RESOURCE and a driver requeue (null_blk {@code requeue}; 0 = off)
+ * @param scheduler      {@code queue/scheduler} at creation: {@code none} or {@code mq-deadline}
+ * @param rotational     {@code queue/rotational} (informational here: what a disk reports)
+ * @param nomerges       {@code queue/nomerges}: 0, 1 or 2
  */
 public record NullConfig(String name, int submitQueues, int hwQueueDepth, int irqmode, long completionNsec,
                          long sizeBytes, int blockSize, boolean memoryBacked, boolean discard, boolean blocking,
                          boolean sharedTags, boolean sharedTagBitmap, long ioTimeoutMillis,
-                         int timeoutEvery, int requeueEvery) {
+                         int timeoutEvery, int requeueEvery, String scheduler, boolean rotational, int nomerges) {
 
     static final Set<String> KNOBS = Set.of("name", "submit_queues", "hw_queue_depth", "irqmode", "completion_nsec",
-            "gb", "size", "bs", "memory_backed", "discard", "blocking", "shared_tags", "shared_tag_bitmap", "io_timeout", "timeout", "requeue");
+            "gb", "size", "bs", "memory_backed", "discard", "blocking", "shared_tags", "shared_tag_bitmap", "io_timeout", "timeout", "requeue",
+            "scheduler", "rotational", "nomerges");
 
     public NullConfig {
         if (name == null || name.isEmpty() || !name.matches("[A-Za-z0-9_.-]+")) {
@@ -52,6 +57,10 @@ public record NullConfig(String name, int submitQueues, int hwQueueDepth, int ir
         check("io_timeout", ioTimeoutMillis, 0, 24L * 3600 * 1000);
         check("timeout", timeoutEvery, 0, Integer.MAX_VALUE);
         check("requeue", requeueEvery, 0, Integer.MAX_VALUE);
+        if (scheduler == null || !(" " + IoSchedulers.names() + " ").contains(" " + scheduler + " ")) {
+            throw new IllegalArgumentException("scheduler='" + scheduler + "' unknown (have: " + IoSchedulers.names() + ")");
+        }
+        check("nomerges", nomerges, 0, 2);
     }
 
     private static void check(String knob, long v, long lo, long hi) {
@@ -62,7 +71,8 @@ public record NullConfig(String name, int submitQueues, int hwQueueDepth, int ir
 
     /** null_blk's defaults: one queue of depth 64, softirq completion, 250 GiB, 512-byte blocks. */
     public static NullConfig defaults(String name) {
-        return new NullConfig(name, 1, 64, 1, 10_000, 250L << 30, 512, false, false, false, false, false, 0, 0, 0);
+        return new NullConfig(name, 1, 64, 1, 10_000, 250L << 30, 512, false, false, false, false, false, 0, 0, 0,
+                IoSchedulers.NONE, false, 0);
     }
 
     /** Parses comma-separated {@code key=value} pairs over the defaults; an empty string gives the defaults. */
@@ -86,7 +96,8 @@ public record NullConfig(String name, int submitQueues, int hwQueueDepth, int ir
                 num(kv, "completion_nsec", d.completionNsec), size, (int) num(kv, "bs", d.blockSize),
                 bool(kv, "memory_backed"), bool(kv, "discard"), bool(kv, "blocking"),
                 bool(kv, "shared_tags"), bool(kv, "shared_tag_bitmap"), num(kv, "io_timeout", 0),
-                (int) num(kv, "timeout", 0), (int) num(kv, "requeue", 0));
+                (int) num(kv, "timeout", 0), (int) num(kv, "requeue", 0),
+                kv.getOrDefault("scheduler", d.scheduler), bool(kv, "rotational"), (int) num(kv, "nomerges", 0));
     }
 
     private static Map<String, String> split(String spec) {

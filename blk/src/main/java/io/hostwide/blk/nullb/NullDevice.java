@@ -2,6 +2,7 @@ package io.hostwide.blk.nullb;
 
 import io.hostwide.blk.BlkStatus;
 import io.hostwide.blk.Hctx;
+import io.hostwide.blk.IoSchedulers;
 import io.hostwide.blk.ReqOp;
 import io.hostwide.blk.Request;
 import io.hostwide.blk.RequestQueue;
@@ -63,6 +64,11 @@ public final class NullDevice implements BlockDevice {
             nqs[i] = new NullQueue(k, cfg.name() + "/nq" + i, cfg.completionNsec());
         }
         q.queuedata = this;
+        q.setRotational(cfg.rotational());
+        q.setNomerges(cfg.nomerges());
+        if (!IoSchedulers.NONE.equals(cfg.scheduler())) {
+            q.setScheduler(cfg.scheduler());
+        }
     }
 
     /** A device on the process-wide kblockd; {@code shared_tags=1} joins the global shared tag set. */
@@ -200,10 +206,16 @@ public final class NullDevice implements BlockDevice {
         if (store == null || op == ReqOp.FLUSH) {
             return BlkStatus.OK;
         }
-        if (op == ReqOp.READ) {
-            store.read(rq.offset(), rq.length(), rq.buffer());
-        } else {
-            store.write(rq.offset(), rq.length(), rq.buffer());
+        long at = rq.offset();
+        // One segment per merged bio, contiguous on the device.
+        for (int i = 0, n = rq.nrSegments(); i < n; i++) {
+            int len = rq.segmentLength(i);
+            if (op == ReqOp.READ) {
+                store.read(at, len, rq.segmentBuffer(i));
+            } else {
+                store.write(at, len, rq.segmentBuffer(i));
+            }
+            at += len;
         }
         return BlkStatus.OK;
     }

@@ -10,9 +10,14 @@ import java.util.List;
  * @param allocated   requests allocated and not yet freed
  * @param queued      sum of hctx {@code queued}
  * @param dispatched  sum of hctx {@code dispatched}
+ * @param readMerges  reads merged into other requests ({@code stat} field 2)
+ * @param writeMerges writes merged into other requests ({@code stat} field 6)
+ * @param nomerges    {@code queue/nomerges}
+ * @param rotational  {@code queue/rotational}
  */
 public record RequestQueueSnapshot(String name, int nrRequests, String scheduler, long ioTimeoutMillis,
                                    int nrHwQueues, int nrCtx, boolean quiesced, int inFlight, int allocated,
                                    long queued, long dispatched, long completed, long timeouts,
-                                   List<HctxSnapshot> hctxs) {
+                                   long readMerges, long writeMerges, int nomerges, int maxSegments,
+                                   int maxSectorsKb, boolean rotational, List<HctxSnapshot> hctxs) {
 }
