@@ -46,6 +46,7 @@ public final class ScsiCmnd {
     final ScsiHost host;
     /** The block request this PDU belongs to; null for internal commands. */
     final Request rq;
+    private ByteBuffer bounce;
     ScsiDevice device;
     final byte[] cdb = new byte[32];
     int cdbLength;
@@ -109,6 +110,20 @@ public final class ScsiCmnd {
     public Object lldPrivate() { return lldPrivate; }
 
     public void lldPrivate(Object o) { this.lldPrivate = o; }
+
+    /** The block request this command carries, or null for internal (scan, error-handling) commands. */
+    public Request request() { return rq; }
+
+    /**
+     * A reusable buffer of at least {@code n} bytes, position 0, limit n, not cleared: the upper driver's bounce
+     * buffer for requests whose data is spread over several segments (merged submissions).
+     */
+    public ByteBuffer bounce(int n) {
+        if (bounce == null || bounce.capacity() < n) {
+            bounce = ByteBuffer.allocate(n);
+        }
+        return bounce.clear().limit(n);
+    }
 
     /** A reusable buffer of at least {@code n} bytes, position 0, limit n, zero-filled (for the upper driver). */
     public ByteBuffer scratch(int n) {

@@ -138,7 +138,17 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
         int blocks = rq.length() / lbs;
         byte[] c = cdbOf(cmd);
         int n = SdCdb.readWrite(c, write, lba, blocks, write && fuaWrites, use16);
-        ByteBuffer buf = rq.buffer();
+        ByteBuffer buf;
+        if (rq.nrSegments() == 1) {
+            buf = rq.buffer();
+        } else {
+            // Merged submissions: one contiguous transfer through the command's bounce buffer
+            // (the loop and iSCSI drivers move one buffer per command).
+            buf = cmd.bounce(rq.length());
+            if (write) {
+                gather(rq, buf);
+            }
+        }
         sdev.prepare(cmd, c, n, write ? ScsiCmnd.DIR_TO_DEVICE : ScsiCmnd.DIR_FROM_DEVICE, buf, buf.position(), rq.length());
         return BlkStatus.OK;
     }
@@ -177,10 +187,36 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
         return cmd.cdb();
     }
 
+    /** Copies every segment's data, in device order, into {@code dst} (position 0). */
+    private static void gather(Request rq, ByteBuffer dst) {
+        int at = 0;
+        for (int i = 0; i < rq.nrSegments(); i++) {
+            ByteBuffer seg = rq.segmentBuffer(i);
+            int len = rq.segmentLength(i);
+            dst.put(at, seg, seg.position(), len);
+            at += len;
+        }
+    }
+
+    /** Copies {@code src} back out into the segments of a merged READ. */
+    private static void scatter(ByteBuffer src, Request rq) {
+        int at = 0;
+        for (int i = 0; i < rq.nrSegments(); i++) {
+            ByteBuffer seg = rq.segmentBuffer(i);
+            int len = rq.segmentLength(i);
+            seg.put(seg.position(), src, at, len);
+            at += len;
+        }
+    }
+
     @Override
     public BlkStatus done(ScsiCmnd cmd) {
         int result = cmd.result();
         if (result == 0) {
+            Request rq = cmd.request();
+            if (rq != null && rq.nrSegments() > 1 && rq.op() == io.hostwide.blk.ReqOp.READ && cmd.resid() == 0) {
+                scatter(cmd.bounce(rq.length()), rq);
+            }
             return cmd.resid() == 0 ? BlkStatus.OK : BlkStatus.IOERR;
         }
         int hostByte = cmd.hostByte();

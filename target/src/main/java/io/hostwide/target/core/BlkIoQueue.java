@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * never blocks.
  *
  * <p>The command travels through blk in a pending slot (preallocated, CAS-claimed, twice the depth); the
- * request's offset carries the slot index, which is safe because this queue runs without an I/O scheduler (nothing
- * sorts or merges by offset). Publication: the slot is written before {@code trySubmit}; blk's dispatch and the
+ * request's offset carries the slot index, which is safe because this queue runs without an I/O scheduler and with
+ * nomerges=2 (nothing sorts or merges by offset). Publication: the slot is written before {@code trySubmit}; blk's dispatch and the
  * worker hand-off queue order it before the worker's read.
  */
 public final class BlkIoQueue implements IoQueue {
@@ -59,6 +59,8 @@ public final class BlkIoQueue implements IoQueue {
         this.tagSet = new TagSet(TagSetConfig.of(1, this.depth).withFlags(TagSetFlags.NO_SCHED_BY_DEFAULT),
                 new Ops(), kblockd);
         this.queue = tagSet.addQueue(name);
+        // The offset carries a slot index, not a device position: nothing may merge by it.
+        this.queue.setNomerges(2);
         int nrCtx = queue.nrCtx();
         this.submitters = ThreadLocal.withInitial(() -> queue.submitter((int) (Thread.currentThread().threadId() % nrCtx)));
         int n = Math.max(1, Math.min(threads, this.depth));
