@@ -1,5 +1,6 @@
 package io.hostwide.cli.bench;
 
+import io.hostwide.cli.util.MpscIntRing;
 import org.HdrHistogram.Histogram;
 
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package io.hostwide.cli.bench;
+package io.hostwide.cli.util;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -10,7 +10,7 @@ import java.lang.invoke.VarHandle;
  * consumer's acquire load pairs with. Never holds more than its capacity because
  * a job has at most {@code iodepth} I/Os in flight.
  */
-final class MpscIntRing {
+public final class MpscIntRing {
     private static final VarHandle SEQ = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle TAIL;
 
@@ -29,7 +29,7 @@ final class MpscIntRing {
     private volatile long tail;
     private long head; // consumer only
 
-    MpscIntRing(int minCapacity) {
+    public MpscIntRing(int minCapacity) {
         int cap = Integer.highestOneBit(Math.max(2, minCapacity - 1)) << 1;
         mask = cap - 1;
         seq = new long[cap];
@@ -40,7 +40,7 @@ final class MpscIntRing {
     }
 
     /** Producers: false only if full (a caller bug: more completions than slots). */
-    boolean offer(int v) {
+    public boolean offer(int v) {
         while (true) {
             long t = (long) TAIL.getVolatile(this);
             int i = (int) t & mask;
@@ -58,7 +58,7 @@ final class MpscIntRing {
     }
 
     /** Consumer: the next value, or -1 when empty. */
-    int poll() {
+    public int poll() {
         int i = (int) head & mask;
         long s = (long) SEQ.getAcquire(seq, i); // pairs with setRelease in offer
         if (s != head + 1) {
@@ -70,7 +70,7 @@ final class MpscIntRing {
         return v;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return (long) SEQ.getAcquire(seq, (int) head & mask) != head + 1;
     }
 }

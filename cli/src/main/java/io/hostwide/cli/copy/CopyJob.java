@@ -1,0 +1,178 @@
+package io.hostwide.cli.copy;
+
+import io.hostwide.blk.BlkStatus;
+import io.hostwide.blk.IoCallback;
+import io.hostwide.blk.api.BlockDevice;
+import io.hostwide.blk.api.SubmitHandle;
+import io.hostwide.cli.util.MpscIntRing;
+
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One copy thread with {@code iodepth} chunks in flight. Each slot walks its chunk
+ * through the phase's steps (copy: read source → write destination; verify: read
+ * both → compare). Completions only record the status and hand the slot back on a
+ * ring; the job thread does every submit, so callbacks never submit.
+ */
+final class CopyJob implements Runnable, IoCallback {
+
+    private final CopyRunner run;
+    private final Phase phase;
+    private final BlockDevice src;
+    private final BlockDevice dst;
+    private final CopyPlan plan;
+    private final MpscIntRing done;
+    private final ByteBuffer[] a;
+    private final ByteBuffer[] b;
+    private final long[] chunkOf;
+    private final int[] pending;
+    private final BlkStatus[] status;
+    /** COPY: the slot's chunk has been read and its write is out. */
+    private final boolean[] writtenStep;
+    private volatile Thread thread;
+    private volatile boolean waiting;
+    private int inFlight;
+
+    CopyJob(CopyRunner run, Phase phase, BlockDevice src, BlockDevice dst, CopyPlan plan) {
+        this.run = run;
+        this.phase = phase;
+        this.src = src;
+        this.dst = dst;
+        this.plan = plan;
+        this.done = new MpscIntRing(2 * plan.iodepth() + 1);
+        this.a = new ByteBuffer[plan.iodepth()];
+        this.b = new ByteBuffer[plan.iodepth()];
+        this.chunkOf = new long[plan.iodepth()];
+        this.pending = new int[plan.iodepth()];
+        this.status = new BlkStatus[plan.iodepth()];
+        this.writtenStep = new boolean[plan.iodepth()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = ByteBuffer.allocateDirect(plan.chunk());
+            b[i] = phase == Phase.VERIFY ? ByteBuffer.allocateDirect(plan.chunk()) : null;
+        }
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        try {
+            SubmitHandle in = src.openHandle();
+            SubmitHandle out = phase == Phase.FILL ? in : dst.openHandle();
+            for (int s = 0; s < a.length; s++) {
+                start(s, in, out);
+            }
+            while (inFlight > 0) {
+                int s = done.poll();
+                if (s < 0) {
+                    waitForCompletion();
+                    continue;
+                }
+                if (--pending[s] > 0) {
+                    continue; // verify: the other read is still out
+                }
+                step(s, in, out);
+            }
+        } catch (RuntimeException e) {
+            run.fail("job failed: " + e.getMessage());
+        }
+    }
+
+    /** Takes the next chunk for slot {@code s}, if any, and sends its first request(s). */
+    private void start(int s, SubmitHandle in, SubmitHandle out) {
+        long chunk = run.nextChunk();
+        if (chunk < 0) {
+            return;
+        }
+        chunkOf[s] = chunk;
+        int len = plan.lengthOf(chunk);
+        inFlight++;
+        status[s] = BlkStatus.OK;
+        ByteBuffer buf = a[s].clear().limit(len);
+        long srcAt = plan.srcOffset() + chunk * plan.chunk();
+        switch (phase) {
+            case FILL -> {
+                fillPattern(buf, plan.seed(), chunk);
+                pending[s] = 1;
+                in.write(srcAt, len, buf, this, s);
+            }
+            case COPY -> {
+                pending[s] = 1;
+                in.read(srcAt, len, buf, this, s);
+            }
+            case VERIFY -> {
+                pending[s] = 2;
+                in.read(srcAt, len, buf, this, s);
+                out.read(plan.dstOffset() + chunk * plan.chunk(), len, b[s].clear().limit(len), this, s);
+            }
+        }
+    }
+
+    /** All requests of the slot's current step ended: account, go on, or start the next chunk. */
+    private void step(int s, SubmitHandle in, SubmitHandle out) {
+        long chunk = chunkOf[s];
+        int len = plan.lengthOf(chunk);
+        if (status[s] != BlkStatus.OK) {
+            inFlight--;
+            run.fail(status[s] + " at chunk " + chunk + " (byte " + chunk * plan.chunk() + ")");
+            return;
+        }
+        if (phase == Phase.COPY && !writtenStep[s]) {
+            run.recordIn(len);
+            writtenStep[s] = true;
+            pending[s] = 1;
+            out.write(plan.dstOffset() + chunk * plan.chunk(), len, a[s], this, s);
+            return;
+        }
+        writtenStep[s] = false;
+        inFlight--;
+        switch (phase) {
+            case FILL -> run.recordOut(len);
+            case COPY -> run.recordOut(len);
+            case VERIFY -> {
+                run.recordIn(len);
+                int diff = a[s].mismatch(b[s]);
+                if (diff >= 0) {
+                    run.mismatch(plan.srcOffset() + chunk * plan.chunk() + diff);
+                }
+            }
+        }
+        run.chunkDone(chunk, len);
+        start(s, in, out);
+    }
+
+    /** Any thread: remember the status, hand the slot back to the job thread. */
+    @Override
+    public void onComplete(long userData, BlkStatus st) {
+        int s = (int) userData;
+        if (st != BlkStatus.OK) {
+            status[s] = st;
+        }
+        done.offer(s); // the ring's release/acquire pair publishes status[s]
+        if (waiting) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    private void waitForCompletion() {
+        waiting = true;
+        if (done.isEmpty()) {
+            LockSupport.parkNanos(this, 100_000_000L);
+        }
+        waiting = false;
+    }
+
+    /** Deterministic per-chunk data, so a fill can be checked without keeping it. */
+    static void fillPattern(ByteBuffer buf, long seed, long chunk) {
+        SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + chunk);
+        int n = buf.limit();
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            buf.putLong(i, r.nextLong());
+        }
+        for (; i < n; i++) {
+            buf.put(i, (byte) r.nextInt());
+        }
+    }
+}

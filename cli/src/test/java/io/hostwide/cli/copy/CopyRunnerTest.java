@@ -1,0 +1,94 @@
+package io.hostwide.cli.copy;
+
+import io.hostwide.blk.api.BlockDevice;
+import io.hostwide.blk.api.BlockDevices;
+import io.hostwide.cli.Main;
+import io.hostwide.cli.util.Interrupts;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CopyRunnerTest {
+
+    private static final String MEM = "null:memory_backed=1,size=8,irqmode=1";
+
+    private static BlockDevice dev() {
+        return BlockDevices.open(MEM);
+    }
+
+    private static PhaseResult run(Phase p, BlockDevice a, BlockDevice b, CopyPlan plan) throws InterruptedException {
+        return new CopyRunner(p, a, b, plan, Interrupts.none(), null).run();
+    }
+
+    @Test
+    void fillCopyVerifyWithAPartialLastRecord() throws Exception {
+        try (BlockDevice a = dev(); BlockDevice b = dev()) {
+            // 1 MiB + 4 KiB in 48 KiB records: 21 full records and one partial of 28 KiB
+            long bytes = (1 << 20) + 4096;
+            CopyPlan plan = new CopyPlan(0, 4096, bytes, 48 * 1024, 4, 3, 7);
+            assertThat(run(Phase.FILL, a, a, plan).ok()).isTrue();
+            PhaseResult before = run(Phase.VERIFY, a, b, plan);
+            assertThat(before.mismatches()).as("nothing copied yet: every chunk differs").isEqualTo(22);
+            assertThat(before.firstMismatch()).isZero();
+            PhaseResult copy = run(Phase.COPY, a, b, plan);
+            assertThat(copy.fullIn()).isEqualTo(21);
+            assertThat(copy.partialIn()).isEqualTo(1);
+            assertThat(copy.fullOut()).isEqualTo(21);
+            assertThat(copy.partialOut()).isEqualTo(1);
+            assertThat(copy.bytes()).isEqualTo(bytes);
+            assertThat(copy.contiguousBytes()).isEqualTo(bytes);
+            PhaseResult after = run(Phase.VERIFY, a, b, plan);
+            assertThat(after.ok()).isTrue();
+            assertThat(after.mismatches()).isZero();
+        }
+    }
+
+    @Test
+    void aStopRequestFinishesStartedChunksAndReportsTheDonePrefix() throws Exception {
+        try (BlockDevice a = BlockDevices.open("null:memory_backed=1,size=64,irqmode=2,completion_nsec=200000");
+             BlockDevice b = BlockDevices.open("null:memory_backed=1,size=64")) {
+            CopyPlan plan = new CopyPlan(0, 0, 64L << 20, 64 * 1024, 2, 1, 1);
+            Interrupts in = Interrupts.none();
+            Thread.ofPlatform().start(() -> {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException ignored) {
+                    return;
+                }
+                in.requestStop();
+            });
+            PhaseResult r = new CopyRunner(Phase.COPY, a, b, plan, in, null).run();
+            assertThat(r.interrupted()).isTrue();
+            assertThat(r.bytes()).isPositive().isLessThan(64L << 20);
+            assertThat(r.contiguousBytes()).isLessThanOrEqualTo(r.bytes());
+            assertThat(r.toText()).contains("interrupted; the first " + r.contiguousBytes() + " bytes");
+        }
+    }
+
+    @Test
+    void badGeometryIsRefusedBeforeAnyIo() {
+        String[][] cases = {
+            {"--from", "null:bs=4096,size=8", "--to", "null:bs=512,size=8"},
+            {"--from", "null:size=8", "--to", "null:size=4"},
+            {"--from", "null:size=8", "--to", "null:size=8", "--bs", "1000"},
+            {"--from", "null:size=8", "--to", "null:size=8", "--count", "1000"},
+            {"--from", "nosuch", "--to", "null"},
+        };
+        String[] expect = {"different block sizes", "the destination has", "--bs:", "--count:", "--from:"};
+        for (int i = 0; i < cases.length; i++) {
+            CommandLine cl = Main.commandLine();
+            StringWriter err = new StringWriter();
+            cl.setErr(new PrintWriter(err, true));
+            cl.setOut(new PrintWriter(new StringWriter(), true));
+            String[] args = new String[cases[i].length + 1];
+            args[0] = "copy";
+            System.arraycopy(cases[i], 0, args, 1, cases[i].length);
+            assertThat(cl.execute(args)).as(String.join(" ", cases[i])).isEqualTo(2);
+            assertThat(err.toString()).as(String.join(" ", cases[i])).contains(expect[i]).doesNotContain("\tat ");
+        }
+    }
+}
