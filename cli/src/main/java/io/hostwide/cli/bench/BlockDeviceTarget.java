@@ -5,6 +5,8 @@ import io.hostwide.blk.IoCallback;
 import io.hostwide.blk.api.BlockDevice;
 import io.hostwide.blk.api.BlockDevices;
 import io.hostwide.blk.api.SubmitHandle;
+import io.hostwide.scsi.sd.ScsiDisk;
+import io.hostwide.target.loop.HbaDisk;
 
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
@@ -76,6 +78,11 @@ public final class BlockDeviceTarget implements BenchTarget {
     @Override
     public Object stat() {
         Map<String, Object> m = new LinkedHashMap<>();
+        ScsiDisk disk = device instanceof HbaDisk h ? h.disk() : device instanceof ScsiDisk d ? d : null;
+        if (disk != null) {
+            // A SCSI disk: the host (can_queue, host_busy, blocked...) with its LUNs (queue_depth, device_busy...).
+            m.put("scsi_host", disk.scsiDevice().host().snapshot());
+        }
         m.put("tag_set", device.queue().tagSet().snapshot());
         m.put("request_queue", device.queue().snapshot());
         return m;
