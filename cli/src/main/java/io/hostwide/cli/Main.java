@@ -3,6 +3,7 @@ package io.hostwide.cli;
 import io.hostwide.cli.bench.BenchCommand;
 import io.hostwide.cli.copy.CopyCommand;
 import io.hostwide.cli.copy.VerifyCommand;
+import io.hostwide.cli.lab.LabCommand;
 import io.hostwide.cli.serve.AdminCommand;
 import io.hostwide.cli.serve.ServeCommand;
 import io.hostwide.cli.stat.StatCommand;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Command;
         versionProvider = Main.Version.class,
         description = "A multi-queue SCSI storage stack for the JVM.",
         subcommands = {ServeCommand.class, AdminCommand.class, BenchCommand.class, StatCommand.class,
-                CopyCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class})
+                CopyCommand.class, VerifyCommand.class, LabCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -1,0 +1,77 @@
+package io.hostwide.cli.lab;
+
+import io.hostwide.blk.BlkStatus;
+import io.hostwide.blk.IoCallback;
+import io.hostwide.blk.api.SubmitHandle;
+import io.hostwide.cli.bench.BenchTarget;
+import io.hostwide.scsi.sd.ScsiDisk;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Several disks of one emulated HBA as one {@link BenchTarget} for {@link io.hostwide.cli.bench.BenchRunner}:
+ * job {@code i} drives disk {@code i % disks}, so "one job per disk" is {@code numjobs = disks}. The
+ * experiment owns the HBA; {@link #close()} leaves it open.
+ */
+final class DiskSetTarget implements BenchTarget {
+
+    private final List<ScsiDisk> disks;
+
+    DiskSetTarget(List<ScsiDisk> disks) {
+        if (disks.isEmpty()) {
+            throw new IllegalArgumentException("no disks");
+        }
+        this.disks = List.copyOf(disks);
+    }
+
+    @Override
+    public String description() {
+        return disks.size() + " disk(s), " + disks.get(0).name() + "..";
+    }
+
+    @Override
+    public int logicalBlockSize() {
+        return disks.get(0).logicalBlockSize();
+    }
+
+    @Override
+    public long capacityBytes() {
+        long min = Long.MAX_VALUE;
+        for (ScsiDisk d : disks) {
+            min = Math.min(min, d.capacityBytes());
+        }
+        return min;
+    }
+
+    @Override
+    public JobQueue openJob(int jobIndex) {
+        SubmitHandle handle = disks.get(jobIndex % disks.size()).openHandle();
+        return new JobQueue() {
+            private Completion done;
+            // One callback per job; the slot travels as userData, so nothing is allocated per I/O.
+            private final IoCallback callback = (slot, status) -> done.complete((int) slot, status == BlkStatus.OK);
+
+            @Override
+            public void submit(boolean write, long offset, int length, ByteBuffer buffer, int slot, Completion d) {
+                done = d;
+                if (write) {
+                    handle.write(offset, length, buffer, callback, slot);
+                } else {
+                    handle.read(offset, length, buffer, callback, slot);
+                }
+            }
+        };
+    }
+
+    @Override
+    public Object stat() {
+        return Map.of("scsi_host", disks.get(0).scsiDevice().host().snapshot());
+    }
+
+    @Override
+    public void close() {
+        // The experiment closes the HBA.
+    }
+}
