@@ -9,7 +9,7 @@ final class Experiments {
     }
 
     static List<Experiment> all() {
-        return List.of(new HddMergeExperiment(), new RestartsExperiment());
+        return List.of(new HddMergeExperiment(), new RestartsExperiment(), new SharedTagsExperiment());
     }
 
     static Optional<Experiment> byName(String name) {

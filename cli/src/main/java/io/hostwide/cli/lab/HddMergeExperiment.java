@@ -53,9 +53,11 @@ final class HddMergeExperiment implements Experiment {
                 disk.queue().setScheduler("mq-deadline");
                 ScsiDevice sdev = disk.scsiDevice();
                 int qd = sdev.changeQueueDepth(DEPTHS[i]);
+                DiskSetTarget target = new DiskSetTarget(List.of(disk));
+                run.warmUp(target, "read", BS, IODEPTH, JOBS);
                 long cmds0 = sdev.iorequestCnt();
                 long merges0 = disk.queue().merges();
-                BenchResult res = run.cell(new DiskSetTarget(List.of(disk)), "read", BS, IODEPTH, JOBS);
+                BenchResult res = run.cell(target, "read", BS, IODEPTH, JOBS);
                 long cmds = sdev.iorequestCnt() - cmds0;
                 long merges = disk.queue().merges() - merges0;
                 mbs[i] = Hbas.mbPerSecond(res.read().bytesPerSecond());

@@ -61,8 +61,10 @@ final class RestartsExperiment implements Experiment {
                     if (qd != QUEUE_DEPTH) {
                         throw new IllegalStateException("queue_depth " + QUEUE_DEPTH + " not accepted: " + qd);
                     }
+                    DiskSetTarget target = new DiskSetTarget(List.of(disk));
+                    run.warmUp(target, "randwrite", BS, IODEPTHS[d], JOBS);
                     long runs0 = sdev.restartRuns();
-                    BenchResult res = run.cell(new DiskSetTarget(List.of(disk)), "randwrite", BS, IODEPTHS[d], JOBS);
+                    BenchResult res = run.cell(target, "randwrite", BS, IODEPTHS[d], JOBS);
                     double secs = res.elapsedNanos() / 1e9;
                     kiops[p][d] = Hbas.kiops(res.write().iops());
                     r.ours.add(POLICIES[p], IODEPTHS[d], kiops[p][d], Hbas.mbPerSecond(res.write().bytesPerSecond()),

@@ -1,0 +1,70 @@
+package io.hostwide.cli.lab;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hostwide.cli.Main;
+import io.hostwide.cli.util.Json;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LabCommandTest {
+
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int status = cl.execute(args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    @Test
+    void listNamesEveryExperiment() {
+        Run r = run("lab", "--list");
+        assertThat(r.status()).isZero();
+        assertThat(r.out().lines()).hasSize(3);
+        assertThat(r.out()).contains("hdd-merge", "restarts", "shared-tags").doesNotContain("fair-share");
+    }
+
+    @Test
+    void jsonReportKeepsOursAndTheSeedsApart() throws Exception {
+        Run r = run("lab", "hdd-merge", "--json", "--runtime", "300ms", "--ndelay", "200us");
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode tree = Json.mapper().readTree(r.out());
+        assertThat(tree.at("/experiment").asText()).isEqualTo("hdd-merge");
+        assertThat(tree.at("/setup").asText()).contains("ndelay=200000").contains("300 ms per cell");
+        assertThat(tree.at("/ours")).hasSize(2);
+        assertThat(tree.at("/ours/1/queue_depth").asInt()).isEqualTo(32);
+        assertThat(tree.at("/ours/0/MB~1s").asDouble()).isPositive();
+        assertThat(tree.at("/seed/0/fio read throughput").asText()).isEqualTo("825MB/s");
+        assertThat(tree.at("/shape_shown").isBoolean()).isTrue();
+    }
+
+    @Test
+    void badOptionsAreOneLineWithStatus2() {
+        String[][] cases = {
+            {"no-such-experiment"}, {}, {"--list", "hdd-merge"}, {"hdd-merge", "--runtime", "5x"},
+            {"hdd-merge", "--runtime", "1ms"}, {"hdd-merge", "--ndelay", "abc"}, {"hdd-merge", "--ndelay", "2s"},
+            {"hdd-merge", "--frobnicate"},
+        };
+        for (String[] c : cases) {
+            String[] args = new String[c.length + 1];
+            args[0] = "lab";
+            System.arraycopy(c, 0, args, 1, c.length);
+            Run r = run(args);
+            String what = String.join(" ", c);
+            assertThat(r.status()).as(what).isEqualTo(2);
+            assertThat(r.err().lines().findFirst().orElse("")).as(what).startsWith("hostwide lab: ");
+            assertThat(r.err()).as(what).doesNotContain("\tat ").doesNotContain("Exception");
+            assertThat(r.out()).as(what).isEmpty();
+        }
+    }
+}
