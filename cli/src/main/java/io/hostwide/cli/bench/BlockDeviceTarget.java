@@ -57,7 +57,11 @@ public final class BlockDeviceTarget implements BenchTarget {
 
     @Override
     public JobQueue openJob(int jobIndex) {
-        SubmitHandle handle = device.openHandle();
+        return jobQueue(device.openHandle());
+    }
+
+    /** A bench job's submission queue over one block-layer submit handle (used by lab's multi-disk targets too). */
+    public static JobQueue jobQueue(SubmitHandle handle) {
         return new JobQueue() {
             private Completion done;
             // One callback object per job: the slot travels as userData, so nothing is allocated per I/O.

@@ -1,5 +1,6 @@
 package io.hostwide.cli.lab;
 
+import io.hostwide.cli.bench.BlockDeviceTarget;
 import io.hostwide.blk.BlkStatus;
 import io.hostwide.blk.IoCallback;
 import io.hostwide.blk.api.SubmitHandle;
@@ -47,22 +48,7 @@ final class DiskSetTarget implements BenchTarget {
 
     @Override
     public JobQueue openJob(int jobIndex) {
-        SubmitHandle handle = disks.get(jobIndex % disks.size()).openHandle();
-        return new JobQueue() {
-            private Completion done;
-            // One callback per job; the slot travels as userData, so nothing is allocated per I/O.
-            private final IoCallback callback = (slot, status) -> done.complete((int) slot, status == BlkStatus.OK);
-
-            @Override
-            public void submit(boolean write, long offset, int length, ByteBuffer buffer, int slot, Completion d) {
-                done = d;
-                if (write) {
-                    handle.write(offset, length, buffer, callback, slot);
-                } else {
-                    handle.read(offset, length, buffer, callback, slot);
-                }
-            }
-        };
+        return BlockDeviceTarget.jobQueue(disks.get(jobIndex % disks.size()).openHandle());
     }
 
     @Override
