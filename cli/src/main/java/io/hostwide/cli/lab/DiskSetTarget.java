@@ -1,13 +1,9 @@
 package io.hostwide.cli.lab;
 
-import io.hostwide.cli.bench.BlockDeviceTarget;
-import io.hostwide.blk.BlkStatus;
-import io.hostwide.blk.IoCallback;
-import io.hostwide.blk.api.SubmitHandle;
 import io.hostwide.cli.bench.BenchTarget;
+import io.hostwide.cli.bench.BlockDeviceTarget;
 import io.hostwide.scsi.sd.ScsiDisk;
 
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 
