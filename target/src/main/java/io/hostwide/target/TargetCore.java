@@ -39,6 +39,7 @@ public final class TargetCore implements AutoCloseable {
     private final Map<String, ScsiTarget> targets = new ConcurrentHashMap<>();
     private final Map<String, Device> devices = new ConcurrentHashMap<>();
     private final List<Session> sessions = new CopyOnWriteArrayList<>();
+    private final PowerOnLedger powerOnLedger = new PowerOnLedger();
     private final CommandGate[] gates = new CommandGate[GateSlot.values().length];
     private final CommandTable noLunTable = NoLunCommands.table();
     private final TargetPort.Listener portListener = this::lunMapChanged;
@@ -146,6 +147,8 @@ public final class TargetCore implements AutoCloseable {
     }
 
     void unregister(Session s) { sessions.remove(s); }
+
+    PowerOnLedger powerOnLedger() { return powerOnLedger; }
 
     public List<Session> sessions() { return new ArrayList<>(sessions); }
 
