@@ -18,6 +18,7 @@ final class GatedBackstore implements Backstore {
     private final RamBackstore ram;
     private final LinkedBlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
     private final Semaphore permits = new Semaphore(0);
+    private final java.util.Map<Long, Semaphore> lbaPermits = new java.util.concurrent.ConcurrentHashMap<>();
     volatile boolean hold = true;
 
     GatedBackstore(long bytes, int blockSize) { this.ram = new RamBackstore(bytes, blockSize); }
@@ -38,14 +39,32 @@ final class GatedBackstore implements Backstore {
     /** Arrivals not yet taken with {@link #nextArrival()}. */
     int pendingArrivals() { return arrivals.size(); }
 
-    /** Lets {@code n} held operations proceed. */
+    /** try-with-resources hook: declared after the harness, it closes first. */
+    interface Unblock extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** Stops holding and lets every held operation go (before the device closes: it waits for them). */
+    void unblock() {
+        hold = false;
+        permits.release(1 << 20);
+    }
+
+    /** Lets the held operation at {@code lba} proceed (and not another one). */
+    void releaseLba(long lba) { lbaPermits.computeIfAbsent(lba, k -> new Semaphore(0)).release(); }
+
+    /** Lets {@code n} held operations proceed, whichever they are. */
     void release(int n) { permits.release(n); }
 
     private void gate(long lba) {
         boolean held = hold; // read before announcing the arrival: a test may clear hold once it saw it
         arrivals.add(lba);
         if (held) {
-            permits.acquireUninterruptibly();
+            Semaphore mine = lbaPermits.computeIfAbsent(lba, k -> new Semaphore(0));
+            while (!permits.tryAcquire() && !mine.tryAcquire()) {
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+            }
         }
     }
 

@@ -40,7 +40,7 @@ class TaskManagementTest {
     @Test
     void abortTaskOfAParkedCommand() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
-        try (Harness h = new Harness(new DeviceAttributes(), g)) {
+        try (Harness h = new Harness(new DeviceAttributes(), g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s = open(h, f, "iqn.2026-12.io.hostwide:a");
             long a = f.read(s, 1, TaskAttribute.SIMPLE);
@@ -64,7 +64,7 @@ class TaskManagementTest {
     @Test
     void abortTaskWaitsForAnExecutingCommand() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
-        try (Harness h = new Harness(new DeviceAttributes(), g)) {
+        try (Harness h = new Harness(new DeviceAttributes(), g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s = open(h, f, "iqn.2026-12.io.hostwide:a");
             long a = f.read(s, 1, TaskAttribute.SIMPLE);
@@ -104,7 +104,7 @@ class TaskManagementTest {
     @Test
     void logicalUnitReset() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
-        try (Harness h = new Harness(new DeviceAttributes().ioThreads(1), g)) {
+        try (Harness h = new Harness(new DeviceAttributes().ioThreads(1), g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s1 = open(h, f, "iqn.2026-12.io.hostwide:a");
             Session s2 = open(h, f, "iqn.2026-12.io.hostwide:b");
@@ -156,7 +156,7 @@ class TaskManagementTest {
     @Test
     void queries() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
-        try (Harness h = new Harness(new DeviceAttributes(), g)) {
+        try (Harness h = new Harness(new DeviceAttributes(), g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s = open(h, f, "iqn.2026-12.io.hostwide:a");
             assertThat(done(tmf(h, s, TmfFunction.QUERY_TASK_SET, LUN0, 0)).response()).isEqualTo(TmfResponse.FUNCTION_COMPLETE);
@@ -182,7 +182,7 @@ class TaskManagementTest {
     void preemptAndAbort() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
         g.hold = false;
-        try (Harness h = new Harness(new DeviceAttributes(), g)) {
+        try (Harness h = new Harness(new DeviceAttributes(), g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session a = open(h, f, "iqn.2026-12.io.hostwide:a");
             Session b = open(h, f, "iqn.2026-12.io.hostwide:b");
