@@ -208,4 +208,29 @@ class TaskManagementTest {
     private static long prout(RecordingFabric f, Session s, int sa, int type, long key, long saKey) {
         return f.submit(s, Nexus.proutCdb(sa, type, 24), TaskAttribute.SIMPLE, Nexus.basic(key, saKey, 0));
     }
+
+    /** SAM-5 §6.3.4: nexus loss aborts the nexus's tasks (no responses) and its SPC-2 reservation goes. */
+    @Test
+    void nexusLoss() throws Exception {
+        GatedBackstore g = new GatedBackstore(1 << 20, 512);
+        try (Harness h = new Harness(new DeviceAttributes(), g); GatedBackstore.Unblock unblock = g::unblock) {
+            RecordingFabric f = new RecordingFabric();
+            Session a = open(h, f, "iqn.2026-12.io.hostwide:a");
+            g.hold = false;
+            assertThat(f.await(f.submit(a, Harness.cdb(0x16, 0, 0, 0, 0, 0), TaskAttribute.SIMPLE, TargetCommand.DIR_NONE, 0))
+                    .status()).isEqualTo(ScsiStatus.GOOD);
+            g.hold = true;
+            long t = f.read(a, 1, TaskAttribute.SIMPLE);
+            g.nextArrival();
+            CompletableFuture<Void> lost = new CompletableFuture<>();
+            h.core.taskManagement().nexusLoss(a, () -> lost.complete(null));
+            assertThat(h.device.services().reservations().state().spc2Holder()).isNull();
+            assertThat(lost).isNotDone();
+            g.releaseLba(1);
+            lost.get(10, TimeUnit.SECONDS);
+            RecordingFabric.Done d = f.await(t);
+            assertThat(d.aborted()).isTrue();
+            assertThat(d.suppressed()).isTrue();
+        }
+    }
 }

@@ -92,6 +92,20 @@ public final class TaskManagement {
     }
 
     /**
+     * I_T nexus loss (SAM-5 §6.3.4), for a fabric whose connection or session went away: aborts every command of
+     * the nexus (their responses are suppressed; the fabric just releases them) and releases the SPC-2
+     * reservations it held; {@code done} runs once they all completed. Persistent reservations stay (SPC-4
+     * §5.13.1). Call before {@link Session#close()}.
+     */
+    public void nexusLoss(Session s, Runnable done) {
+        abortCommands(s, c -> c.session() == s, null, new ArrayList<>(), done, () -> {
+            for (SessionLun l : s.sessionLuns()) {
+                l.device().services().reservations().releaseSpc2(s);
+            }
+        });
+    }
+
+    /**
      * Aborts the commands of the given I_T nexuses on one LU, except {@code exclude} (PREEMPT AND ABORT, SPC-4
      * §5.13.11.4.5: the preempted nexuses' tasks), then runs {@code done} once they all completed.
      */
