@@ -324,8 +324,10 @@ public final class TargetCore implements AutoCloseable {
         if (e instanceof VirtualMachineError vme && !(e instanceof OutOfMemoryError)) {
             throw vme;
         }
-        cmd.fail(SenseReason.INTERNAL_TARGET_FAILURE);
-        complete(cmd);
+        if (cmd.inCore()) { // an exception thrown after completion (e.g. by the fabric) must not rewrite the result
+            cmd.fail(SenseReason.INTERNAL_TARGET_FAILURE);
+            complete(cmd);
+        }
     }
 
     /** A text tree of targets, ports, LUNs, devices (queues, task set counters) and sessions (UAs pending). */
