@@ -324,10 +324,15 @@ public final class TargetCore implements AutoCloseable {
         if (e instanceof VirtualMachineError vme && !(e instanceof OutOfMemoryError)) {
             throw vme;
         }
-        if (cmd.inCore()) { // an exception thrown after completion (e.g. by the fabric) must not rewrite the result
-            cmd.fail(SenseReason.INTERNAL_TARGET_FAILURE);
-            complete(cmd);
+        if (!cmd.inCore()) {
+            // thrown after completion, i.e. by the fabric's complete(): the result stands; the error goes back
+            if (e instanceof RuntimeException re) {
+                throw re;
+            }
+            throw (Error) e;
         }
+        cmd.fail(SenseReason.INTERNAL_TARGET_FAILURE);
+        complete(cmd);
     }
 
     /** A text tree of targets, ports, LUNs, devices (queues, task set counters) and sessions (UAs pending). */
