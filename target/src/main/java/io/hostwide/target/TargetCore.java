@@ -361,6 +361,13 @@ public final class TargetCore implements AutoCloseable {
         if (e instanceof VirtualMachineError vme && !(e instanceof OutOfMemoryError)) {
             throw vme;
         }
+        if (!cmd.inCore()) {
+            // thrown after completion, i.e. by the fabric's complete(): the result stands; the error goes back
+            if (e instanceof RuntimeException re) {
+                throw re;
+            }
+            throw (Error) e;
+        }
         cmd.fail(SenseReason.INTERNAL_TARGET_FAILURE);
         complete(cmd);
     }
