@@ -350,10 +350,13 @@ public final class TargetCore implements AutoCloseable {
         Device dev = cmd.device;
         boolean dsense = dev != null && dev.modePages().descriptorSense();
         cmd.finish(dsense);
-        cmd.session().fabric().complete(cmd);
-        if (aborted) {
-            cmd.markDelivered(word | TargetCommand.ABORT_COMPLETED);
-            taskManagement.abortedCommandDelivered();
+        try {
+            cmd.session().fabric().complete(cmd);
+        } finally {
+            if (aborted) { // even when the fabric threw: the TMF waiting for this command must still answer
+                cmd.markDelivered(word | TargetCommand.ABORT_COMPLETED);
+                taskManagement.abortedCommandDelivered();
+            }
         }
     }
 
