@@ -130,7 +130,7 @@ public final class TaskManagement {
 
     private int abortCommands(Session requester, Predicate<TargetCommand> match, TargetCommand exclude,
                               List<Long> tags, Runnable done, Runnable effects) {
-        int[] found = new int[1];
+        int found = 0;
         AbortOperation op = new AbortOperation(done, active);
         active.add(op);
         Set<Device> touched = new LinkedHashSet<>();
@@ -144,7 +144,7 @@ public final class TaskManagement {
                 Device d = c.device();
                 if (c.requestAbort(w, c.session() != requester)) {
                     op.add(c, w);
-                    found[0]++;
+                    found++;
                     if (c.session() == requester) {
                         tags.add(tag);
                     }
@@ -162,7 +162,7 @@ public final class TaskManagement {
         effects.run();
         op.arm();
         op.check();
-        return found[0];
+        return found;
     }
 
     private static TmfResult result(TmfFunction f, List<Long> tags) {

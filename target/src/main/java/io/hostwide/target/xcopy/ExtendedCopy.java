@@ -81,17 +81,19 @@ public final class ExtendedCopy {
             cmd.fail(failure);
         }
         if (tracked) {
-            byte[] sense = new byte[failure == null || !failure.hasSense() ? 0 : 18];
-            if (sense.length > 0) {
-                byte[] full = new byte[TargetCommand.MAX_SENSE_LENGTH];
-                int len = TargetCommand.encodeSenseData(full, failure, 0, false);
-                sense = java.util.Arrays.copyOf(full, len);
-            }
             results.finish(key, new CopyResults.Result(failure == null ? 1 : 2, (int) moved[1], moved[0],
-                    failure == null ? ScsiStatus.GOOD : failure.status(), sense), usage == XcopySpec.LIST_ID_USAGE_HOLD
-                    || usage == XcopySpec.LIST_ID_USAGE_NO_HOLD);
+                    failure == null ? ScsiStatus.GOOD : failure.status(), senseOf(failure)));
         }
         return CommandDescriptor.DONE;
+    }
+
+    /** Fixed-format sense data of a failure, for FAILED SEGMENT DETAILS (empty when none). */
+    private static byte[] senseOf(SenseReason failure) {
+        if (failure == null || !failure.hasSense()) {
+            return new byte[0];
+        }
+        byte[] full = new byte[TargetCommand.MAX_SENSE_LENGTH];
+        return java.util.Arrays.copyOf(full, TargetCommand.encodeSenseData(full, failure, 0, false));
     }
 
     /** @return the offsets of the segment descriptors, or null after failing the command */
