@@ -55,7 +55,7 @@ public final class CompletionBatch {
             // Scheduler requests, reserved tags and anything without a plain driver
             // tag take the single-request path.
             if (rq.internalTag >= 0 || rq.tag < rq.hctx.tags.nrReservedTags) {
-                rq.q.endRequestQuietly(rq);
+                Completion.endQuietly(rq);
                 rqs[i] = null;
                 direct++;
             }

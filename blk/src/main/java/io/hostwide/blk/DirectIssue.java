@@ -12,11 +12,11 @@ final class DirectIssue {
     /** One request with {@code last = true}. */
     static void issueOne(Hctx h, Request rq) {
         BlkStatus ret;
-        h.enterDispatch();
+        int srcuIdx = h.enterDispatch();
         try {
             ret = issue(h, rq, true);
         } finally {
-            h.exitDispatch();
+            h.exitDispatch(srcuIdx);
         }
         finish(h, rq, ret);
     }
@@ -28,7 +28,7 @@ final class DirectIssue {
         int queued = 0;
         Request refused = null;
         BlkStatus refusal = BlkStatus.OK;
-        h.enterDispatch();
+        int srcuIdx = h.enterDispatch();
         try {
             for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
                 BlkStatus ret = issue(h, rq, list.isEmpty());
@@ -39,14 +39,14 @@ final class DirectIssue {
                     refusal = ret;
                     break;
                 } else {
-                    q.endRequestNotStarted(rq, ret);
+                    Completion.endNotStarted(rq, ret);
                 }
             }
             if (refused != null && queued > 0) {
                 ops.commitRqs(h);
             }
         } finally {
-            h.exitDispatch();
+            h.exitDispatch(srcuIdx);
         }
         if (refused != null) {
             if (refusal == null) {
@@ -103,7 +103,7 @@ final class DirectIssue {
             q.bypassInsert(rq, false);
             Dispatcher.runHwQueue(h, false);
         } else {
-            q.endRequestNotStarted(rq, ret);
+            Completion.endNotStarted(rq, ret);
         }
     }
 }

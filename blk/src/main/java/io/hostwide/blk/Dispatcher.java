@@ -51,7 +51,7 @@ final class Dispatcher {
 
     /** {@code blk_mq_sched_dispatch_requests} inside the SRCU-like dispatch section. */
     static void dispatchInline(Hctx h) {
-        h.enterDispatch();
+        int srcuIdx = h.enterDispatch();
         try {
             // Checked after entering: pairs with quiesce() setting the flag before waiting for dispatchers.
             if (h.q.isQuiesced() || h.testState(Hctx.S_STOPPED)) {
@@ -62,7 +62,7 @@ final class Dispatcher {
                 kickRunWork(h);
             }
         } finally {
-            h.exitDispatch();
+            h.exitDispatch(srcuIdx);
         }
     }
 
@@ -281,7 +281,7 @@ final class Dispatcher {
                 break;
             } else {
                 errors++;
-                q.endRequestNotStarted(rq, ret);
+                Completion.endNotStarted(rq, ret);
             }
         } while (!list.isEmpty());
         h.dispatched.add(queued);

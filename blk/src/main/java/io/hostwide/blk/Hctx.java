@@ -23,7 +23,8 @@ public final class Hctx {
 
     private static final VarHandle STATE;
     private static final VarHandle NR_ACTIVE;
-    private static final VarHandle DISPATCHERS;
+    private static final VarHandle EPOCH;
+    private static final VarHandle DISPATCHERS = MethodHandles.arrayElementVarHandle(int[].class);
     private static final VarHandle COUNTER;
     private static final VarHandle CTX_MAP = MethodHandles.arrayElementVarHandle(long[].class);
 
@@ -32,7 +33,7 @@ public final class Hctx {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATE = l.findVarHandle(Hctx.class, "state", int.class);
             NR_ACTIVE = l.findVarHandle(Hctx.class, "nrActive", int.class);
-            DISPATCHERS = l.findVarHandle(Hctx.class, "dispatchers", int.class);
+            EPOCH = l.findVarHandle(Hctx.class, "epoch", int.class);
             COUNTER = l.findVarHandle(Counters.class, "v", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -65,8 +66,9 @@ public final class Hctx {
     /** Copy of the set flags plus TAG_QUEUE_SHARED. Written under the tag set's tag_list lock. */
     volatile int flags;
     @SuppressWarnings("unused") private volatile int nrActive;
-    /** Threads inside dispatch for this hctx; quiesce waits for it to drop to zero. */
-    @SuppressWarnings("unused") private volatile int dispatchers;
+    /** Dispatchers inside the read side, per epoch parity (two SRCU counters). */
+    private final int[] srcu = new int[2];
+    @SuppressWarnings("unused") private volatile int epoch;
 
     Hctx(RequestQueue q, int queueNum, Tags tags, int flags) {
         this.q = q;
@@ -101,6 +103,11 @@ public final class Hctx {
         return (int) NR_ACTIVE.getAcquire(this);
     }
 
+    /** True while {@code dispatch_wait} is queued on a tag bitmap (debugfs shows it in {@code dispatch}). */
+    public boolean snapshotWaitQueued() {
+        return dispatchWait.isQueued();
+    }
+
     public int dispatchBusy() {
         return dispatchBusy;
     }
@@ -123,17 +130,42 @@ public final class Hctx {
         NR_ACTIVE.getAndAdd(this, delta);
     }
 
-    /** SRCU-style read side: entered around every dispatch; a volatile RMW, so it orders with the quiesced check. */
-    void enterDispatch() {
-        DISPATCHERS.getAndAdd(this, 1);
+    /**
+     * SRCU-style read side around every dispatch ({@code blk_mq_run_dispatch_ops}):
+     * counts this dispatcher in the counter of the current epoch and returns its
+     * index for {@link #exitDispatch}. The RMW is a full fence, so the quiesced /
+     * stopped checks that follow cannot move above it.
+     */
+    int enterDispatch() {
+        int idx = (int) EPOCH.getVolatile(this) & 1;
+        DISPATCHERS.getAndAdd(srcu, idx, 1);
+        return idx;
     }
 
-    void exitDispatch() {
-        DISPATCHERS.getAndAdd(this, -1);
+    void exitDispatch(int idx) {
+        DISPATCHERS.getAndAdd(srcu, idx, -1);
     }
 
-    int dispatchers() {
-        return (int) DISPATCHERS.getVolatile(this);
+    /**
+     * {@code synchronize_srcu}: returns once every dispatch that was in progress when
+     * it was called has left. Drains stragglers of the previous epoch, flips the
+     * epoch, then drains the old one; new dispatchers land on the new counter, so
+     * this finishes under constant load.
+     */
+    void synchronizeDispatch() {
+        synchronized (srcu) {
+            int cur = (int) EPOCH.getVolatile(this);
+            waitDrained((cur + 1) & 1);
+            EPOCH.setVolatile(this, cur + 1);
+            waitDrained(cur & 1);
+        }
+    }
+
+    private void waitDrained(int idx) {
+        while ((int) DISPATCHERS.getVolatile(srcu, idx) != 0) {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
     }
 
     void markCtxPending(int bit) {

@@ -186,7 +186,7 @@ public final class Request {
         if (!markComplete(-1)) {
             return false;
         }
-        q.endRequest(this, status);
+        Completion.end(this, status);
         return true;
     }
 
@@ -195,7 +195,7 @@ public final class Request {
         if (!markComplete(generation)) {
             return false;
         }
-        q.endRequest(this, status);
+        Completion.end(this, status);
         return true;
     }
 
@@ -205,7 +205,7 @@ public final class Request {
      * otherwise at the next {@link RequestQueue#kickRequeueList()}.
      */
     public void requeue(boolean kick) {
-        q.requeueRequest(this, kick);
+        q.requeue.add(this, kick);
     }
 
     /** CAS IN_FLIGHT (with or without TIMED_OUT) → COMPLETE; the race with the timeout path. */

@@ -1,7 +1,7 @@
 package io.hostwide.blk;
 
-import io.hostwide.blk.exec.DelayedWork;
 import io.hostwide.blk.exec.Kblockd;
+import io.hostwide.blk.stat.RequestQueueSnapshot;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -47,8 +47,7 @@ public final class RequestQueue implements AutoCloseable {
     long timeoutNanos;
     final Hctx.Counters timeoutsFired = new Hctx.Counters();
     final Hctx.Counters completed = new Hctx.Counters();
-    private final RqList requeueList = new RqList();
-    private final DelayedWork requeueWork;
+    final RequeueList requeue;
     private volatile int quiesceDepth;
     private volatile boolean dying;
     /** {@code QUEUE_FLAG_HCTX_ACTIVE}, host-wide tags only. */
@@ -71,7 +70,7 @@ public final class RequestQueue implements AutoCloseable {
         this.ctxs = new Ctx[set.config.nrCtx()];
         mapQueues();
         this.timeouts = new Timeouts(this);
-        this.requeueWork = kblockd.newWork(name + "/requeue", this::requeueWork);
+        this.requeue = new RequeueList(this);
     }
 
     /** {@code blk_mq_map_queues} + {@code map_swqueue}: ctx i → hctx i·nrHw/nrCtx, spread evenly. */
@@ -243,13 +242,11 @@ public final class RequestQueue implements AutoCloseable {
         synchronized (this) {
             quiesceDepth++;
         }
-        // quiesceDepth is volatile-written before we read the dispatcher counts; a
-        // dispatcher increments its count (full-fence RMW) before reading quiesceDepth.
+        // quiesceDepth is volatile-written before the grace period; a dispatcher
+        // enters (full-fence RMW) before reading quiesceDepth, so it either is waited
+        // for here or sees the flag and leaves without dispatching.
         for (Hctx h : hctxs) {
-            while (h.dispatchers() != 0) {
-                Thread.onSpinWait();
-                Thread.yield();
-            }
+            h.synchronizeDispatch();
         }
     }
 
@@ -291,119 +288,16 @@ public final class RequestQueue implements AutoCloseable {
         }
     }
 
-    // ---- completion ----
-
-    /** After a won {@link Request#markComplete}: end and free, then call the submitter. */
-    void endRequest(Request rq, BlkStatus status) {
-        IoCallback cb = rq.callback;
-        long ud = rq.userData;
-        IoScheduler e = elevator;
-        if (e != null && (rq.rqFlags & Request.RQF_USE_SCHED) != 0) {
-            e.finishRequest(rq);
-        }
-        Budget.releaseOf(rq);
-        freeRequest(rq);
-        completed.inc();
-        cb.onComplete(ud, status);
-    }
-
-    /** {@link #endRequest} without the callback, for {@link CompletionBatch}. */
-    void endRequestQuietly(Request rq) {
-        IoScheduler e = elevator;
-        if (e != null && (rq.rqFlags & Request.RQF_USE_SCHED) != 0) {
-            e.finishRequest(rq);
-        }
-        Budget.releaseOf(rq);
-        freeRequest(rq);
-        completed.inc();
-    }
-
-    /** A request the driver refused with an error before starting it ({@code blk_mq_end_request} in dispatch). */
-    void endRequestNotStarted(Request rq, BlkStatus status) {
-        int s = rq.stateAcquire();
-        if ((s & Request.STATE_MASK) == Request.IN_FLIGHT && !rq.markComplete(-1)) {
-            return;   // someone else completed it meanwhile
-        }
-        endRequest(rq, status);
-    }
-
-    /**
-     * {@code __blk_mq_free_request}: IDLE at the next generation, driver tag (with
-     * nr_active) and scheduler tag returned, then {@code blk_mq_sched_restart}.
-     * Nothing of {@code rq} is touched after its tags are put: it may be reused at once.
-     */
-    void freeRequest(Request rq) {
-        Hctx h = rq.hctx;
-        int hint = rq.ctx.index;
-        int tag = rq.tag;
-        int schedTag = rq.internalTag;
-        boolean inflight = (rq.rqFlags & Request.RQF_MQ_INFLIGHT) != 0;
-        Tags schedTags = h.schedTags;
-        rq.tag = -1;
-        rq.internalTag = -1;
-        rq.rqFlags = 0;
-        rq.buffer = null;
-        rq.callback = null;
-        rq.q = null;
-        rq.setIdleNextGeneration();
-        if (tag >= 0) {
-            if (inflight) {
-                TagAlloc.decActive(h);
-            }
-            h.tags.put(tag, hint);
-        }
-        if (schedTag >= 0) {
-            schedTags.put(schedTag, hint);
-        }
-        Dispatcher.restart(h);
-    }
-
     // ---- requeue ----
-
-    /** {@code blk_mq_requeue_request}. */
-    void requeueRequest(Request rq, boolean kick) {
-        Dispatcher.handBack(rq);
-        IoScheduler e = elevator;
-        if (e != null && (rq.rqFlags & Request.RQF_USE_SCHED) != 0) {
-            e.requeueRequest(rq);
-        }
-        synchronized (requeueList) {
-            requeueList.addTail(rq);
-        }
-        if (kick) {
-            kickRequeueList();
-        }
-    }
 
     /** {@code blk_mq_kick_requeue_list}. */
     public void kickRequeueList() {
-        requeueWork.mod(0);
+        requeue.kick(0);
     }
 
     /** {@code blk_mq_delay_kick_requeue_list}. */
     public void delayKickRequeueList(long delayMillis) {
-        requeueWork.mod(delayMillis * 1_000_000L);
-    }
-
-    /** {@code blk_mq_requeue_work}: requeued requests go to the head of their hctx's dispatch list, in order. */
-    private void requeueWork() {
-        RqList list = new RqList();
-        synchronized (requeueList) {
-            list.spliceTail(requeueList);
-        }
-        while (!list.isEmpty()) {
-            Hctx h = list.peekFirst().hctx;
-            RqList mine = new RqList();
-            RqList rest = new RqList();
-            for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
-                (rq.hctx == h ? mine : rest).addTail(rq);
-            }
-            synchronized (h.dispatch) {
-                h.dispatch.spliceHead(mine);
-            }
-            list.spliceTail(rest);
-        }
-        runHwQueues(false);
+        requeue.kick(delayMillis * 1_000_000L);
     }
 
     // ---- scheduler ----
@@ -529,7 +423,7 @@ public final class RequestQueue implements AutoCloseable {
             }
         }
         timeouts.cancel();
-        requeueWork.cancel();
+        requeue.cancel();
         for (Hctx h : hctxs) {
             h.runWork.cancel();
             TagAlloc.tagIdle(h);
@@ -545,7 +439,7 @@ public final class RequestQueue implements AutoCloseable {
     }
 
     /** The {@code stat} view of this queue and its hardware queues. */
-    public io.hostwide.blk.stat.RequestQueueSnapshot snapshot() {
+    public RequestQueueSnapshot snapshot() {
         return Snapshots.of(this);
     }
 }

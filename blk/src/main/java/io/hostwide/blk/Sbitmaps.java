@@ -1,6 +1,6 @@
 package io.hostwide.blk;
 
-import io.hostwide.sbitmap.LockedSbitmapQueue;
+import io.hostwide.sbitmap.ShardedSbitmapQueue;
 import io.hostwide.sbitmap.SbitmapConfig;
 import io.hostwide.sbitmap.SbitmapQueue;
 
@@ -10,6 +10,6 @@ final class Sbitmaps {
     }
 
     static SbitmapQueue create(SbitmapConfig config) {
-        return new LockedSbitmapQueue(config);
+        return new ShardedSbitmapQueue(config);
     }
 }

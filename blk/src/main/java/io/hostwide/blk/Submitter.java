@@ -17,7 +17,7 @@ public final class Submitter {
 
     final RequestQueue q;
     final Ctx ctx;
-    private final TagWaiter waiter = new TagWaiter();
+    private final TagWaiter waiter = new TagWaiter(this::flushPlug);
     private final RqList plug = new RqList();
     private boolean plugging;
     private boolean lastWasLarge;

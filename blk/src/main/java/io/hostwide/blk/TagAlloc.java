@@ -160,7 +160,8 @@ final class TagAlloc {
             return -1;   // no reserved tags configured
         }
         for (;;) {
-            // Pending dispatches may free tags.
+            // Our own plugged requests hold tags; then pending dispatches may free some.
+            waiter.beforeSleep();
             Dispatcher.runHwQueue(h, false);
             int tag = tryGetTag(h, ctx, reserved, sched, shallow);
             if (tag >= 0) {

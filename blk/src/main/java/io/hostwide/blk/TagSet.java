@@ -1,6 +1,7 @@
 package io.hostwide.blk;
 
 import io.hostwide.blk.exec.Kblockd;
+import io.hostwide.blk.stat.TagSetSnapshot;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -30,34 +31,57 @@ public final class TagSet implements AutoCloseable {
     private boolean closed;
 
     /**
-     * {@code blk_mq_alloc_tag_set}. On failure everything taken so far is released
+     * {@code blk_mq_alloc_tag_set}. If the request pools cannot be allocated the depth
+     * is halved, down to reserved+1, as the kernel does; {@link #config()} reports the
+     * depth in effect. On any other failure everything taken so far is released
      * ({@link BlkMqOps#exitRequest} for every initialised request) and the error propagates.
      */
     public TagSet(TagSetConfig config, BlkMqOps ops, Kblockd kblockd) {
-        this.config = config;
         this.ops = ops;
         this.kblockd = kblockd;
         this.hostTagset = config.hostTagset();
         this.tags = new Tags[config.nrHwQueues()];
-        try {
-            if (hostTagset) {
-                sharedTags = newTags(config.queueDepth(), config.reservedTags());
-                java.util.Arrays.fill(tags, sharedTags);
-            } else {
-                sharedTags = null;
-                for (int i = 0; i < tags.length; i++) {
-                    tags[i] = newTags(config.queueDepth(), config.reservedTags());
+        TagSetConfig cfg = config;
+        for (;;) {
+            try {
+                allocTags(cfg);
+                break;
+            } catch (OutOfMemoryError oom) {
+                releaseAll();
+                int halved = cfg.queueDepth() / 2;
+                if (halved < cfg.reservedTags() + 1) {
+                    throw oom;
                 }
+                System.getLogger(TagSet.class.getName()).log(System.Logger.Level.WARNING,
+                        "tag set: out of memory at queue_depth " + cfg.queueDepth() + ", reduced to " + halved);
+                cfg = cfg.withQueueDepth(halved);
+            } catch (RuntimeException | Error e) {
+                releaseAll();
+                throw e;
             }
-        } catch (RuntimeException | Error e) {
-            releaseAll();
-            throw e;
+        }
+        this.config = cfg;
+        this.sharedTags = hostTagset ? tags[0] : null;
+    }
+
+    private void allocTags(TagSetConfig cfg) {
+        if (hostTagset) {
+            Tags shared = newTags(cfg.nrCtx(), cfg.queueDepth(), cfg.reservedTags(), cfg.flags());
+            java.util.Arrays.fill(tags, shared);
+        } else {
+            for (int i = 0; i < tags.length; i++) {
+                tags[i] = newTags(cfg.nrCtx(), cfg.queueDepth(), cfg.reservedTags(), cfg.flags());
+            }
         }
     }
 
     /** A tag space with its request pool, each request initialised by the driver. */
     Tags newTags(int depth, int reserved) {
-        Tags t = new Tags(depth, reserved, config.nrCtx(), (config.flags() & TagSetFlags.TAG_RR) != 0);
+        return newTags(config.nrCtx(), depth, reserved, config.flags());
+    }
+
+    private Tags newTags(int nrCtx, int depth, int reserved, int flags) {
+        Tags t = new Tags(depth, reserved, nrCtx, (flags & TagSetFlags.TAG_RR) != 0);
         int done = 0;
         try {
             for (; done < t.staticRqs.length; done++) {
@@ -174,7 +198,7 @@ public final class TagSet implements AutoCloseable {
     }
 
     /** The {@code stat} view of this tag set. */
-    public io.hostwide.blk.stat.TagSetSnapshot snapshot() {
+    public TagSetSnapshot snapshot() {
         return Snapshots.of(this);
     }
 }

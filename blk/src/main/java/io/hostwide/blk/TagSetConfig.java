@@ -49,6 +49,10 @@ public record TagSetConfig(int nrHwQueues, int queueDepth, int reservedTags, lon
         return new TagSetConfig(nrHwQueues, queueDepth, 0, 0, 0, 0);
     }
 
+    public TagSetConfig withQueueDepth(int depth) {
+        return new TagSetConfig(nrHwQueues, depth, reservedTags, timeoutMillis, flags, nrCtx);
+    }
+
     public TagSetConfig withReserved(int reserved) {
         return new TagSetConfig(nrHwQueues, queueDepth, reserved, timeoutMillis, flags, nrCtx);
     }

@@ -12,6 +12,17 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class TagWaiter extends WaitEntry {
     private volatile Thread owner;
+    /** Sends the owner's plugged requests before it sleeps (the kernel flushes the plug in schedule()). */
+    private final Runnable flushPlug;
+
+    TagWaiter(Runnable flushPlug) {
+        this.flushPlug = flushPlug;
+    }
+
+    /** Called before sleeping for a tag: plugged requests hold tags, so they must go out first. */
+    void beforeSleep() {
+        flushPlug.run();
+    }
 
     void arm() {
         owner = Thread.currentThread();

@@ -58,15 +58,19 @@ final class Timeouts {
         long now = q.kblockd.nanoTime();
         long next = Long.MAX_VALUE;
         boolean inFlight = false;
+        boolean synced = false;
         BlkMqOps ops = q.set.ops;
         for (Tags tags : q.distinctDriverTags()) {
             for (int tag = 0; tag < tags.nrTags; tag++) {
                 Request rq = tags.rqAt(tag);
-                if (rq == null || rq.q != q) {
+                if (rq == null) {
                     continue;
                 }
+                // State first (acquire), then the owner: start() wrote q before its release
+                // store. A newer use after this read has another generation, so the
+                // markTimedOut CAS below fails for it.
                 int s = rq.stateAcquire();
-                if ((s & Request.STATE_MASK) != Request.IN_FLIGHT) {
+                if ((s & Request.STATE_MASK) != Request.IN_FLIGHT || rq.q != q) {
                     continue;
                 }
                 inFlight = true;
@@ -77,6 +81,14 @@ final class Timeouts {
                 if (now - deadline < 0) {
                     next = Math.min(next, deadline);
                 } else if (rq.markTimedOut(s)) {
+                    if (!synced) {
+                        // Wait for queue_rq calls in progress (one may still be issuing this
+                        // request) before the driver's handler sees it: synchronize_rcu/srcu.
+                        for (Hctx h : q.hctxs) {
+                            h.synchronizeDispatch();
+                        }
+                        synced = true;
+                    }
                     expire(ops, rq, now);
                 }
             }

@@ -11,7 +11,7 @@ import java.util.function.Function;
  * completes it ({@link #completeAll}), with optional budgets and a scripted
  * queue_rq outcome.
  */
-final class HoldingDriver implements BlkMqOps {
+class HoldingDriver implements BlkMqOps {
     final ConcurrentLinkedQueue<Request> held = new ConcurrentLinkedQueue<>();
     final AtomicInteger queueRqCalls = new AtomicInteger();
     final AtomicInteger commits = new AtomicInteger();

@@ -114,4 +114,55 @@ class TimeoutTest {
             set.close();
         }
     }
+
+    @Test
+    void handlerWaitsForAQueueRqStillIssuingTheRequest() throws Exception {
+        try (ThreadPoolKblockd kb = new ThreadPoolKblockd("sync", 1)) {
+            java.util.concurrent.CountDownLatch inQueueRq = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicBoolean issuing = new java.util.concurrent.atomic.AtomicBoolean(true);
+            java.util.concurrent.atomic.AtomicBoolean handlerSawIssuing = new java.util.concurrent.atomic.AtomicBoolean();
+            HoldingDriver drv = new HoldingDriver() {
+                @Override
+                public BlkStatus queueRq(Hctx hctx, Request rq, boolean last) {
+                    rq.start();
+                    held.add(rq);
+                    inQueueRq.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    issuing.set(false);
+                    return BlkStatus.OK;
+                }
+            };
+            drv.onTimeout = rq -> {
+                handlerSawIssuing.set(issuing.get());
+                rq.complete(BlkStatus.TIMEOUT);
+                return TimeoutAction.DONE;
+            };
+            TagSet set = new TagSet(new TagSetConfig(1, 4, 0, 0, 0, 1), drv, kb);
+            RequestQueue q = set.addQueue("q");
+            q.setTimeoutMillis(1);
+            Counting cb = new Counting();
+            Thread submitter = new Thread(() -> q.submitter(0).submit(ReqOp.READ, 0, 512, null, cb, 7));
+            submitter.start();
+            assertThat(inQueueRq.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            Thread.sleep(5);   // the deadline has passed while queue_rq is still running
+            Thread scanner = new Thread(q.timeouts::timeoutWork);
+            scanner.start();
+            scanner.join(200);
+            assertThat(scanner.isAlive()).as("timeout work waits for the dispatch in progress").isTrue();
+            assertThat(drv.timedOut).isEmpty();
+            release.countDown();
+            scanner.join(5000);
+            submitter.join(5000);
+            assertThat(drv.timedOut).hasSize(1);
+            assertThat(handlerSawIssuing.get()).isFalse();
+            assertThat(cb.status(BlkStatus.TIMEOUT)).isEqualTo(1);
+            q.close();
+            set.close();
+        }
+    }
 }

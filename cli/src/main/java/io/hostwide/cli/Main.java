@@ -1,6 +1,8 @@
 package io.hostwide.cli;
 
 import io.hostwide.cli.bench.BenchCommand;
+import io.hostwide.cli.serve.AdminCommand;
+import io.hostwide.cli.serve.ServeCommand;
 import io.hostwide.cli.stat.StatCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,7 +16,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "A multi-queue SCSI storage stack for the JVM.",
-        subcommands = {BenchCommand.class, StatCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ServeCommand.class, AdminCommand.class, BenchCommand.class, StatCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -21,7 +21,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
     private final boolean roundRobin;
     private final long[] words;
     private final int[] hints;
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private final ArrayDeque<Object>[] ws = new ArrayDeque[WAIT_QUEUES];
 
     // All guarded by lock.
@@ -44,7 +44,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
         this.mapNr = SbitmapMath.mapNr(depth, shift);
         this.wakeBatch = SbitmapMath.wakeBatch(depth, minShallowDepth);
         for (int i = 0; i < hints.length; i++) {
-            hints[i] = SbitmapMath.randomHint(i, hints.length, depth);
+            hints[i] = SbitmapMath.randomHint(i, depth, shift);
         }
         for (int i = 0; i < WAIT_QUEUES; i++) {
             ws[i] = new ArrayDeque<>();
@@ -82,17 +82,10 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
         Objects.checkIndex(hint, hints.length);
         lock.lock();
         try {
-            checkShallow(shallowDepth, minShallowDepth);
+            SbitmapMath.checkShallow(shallowDepth, minShallowDepth);
             return getLocked(hint, shallowDepth);
         } finally {
             lock.unlock();
-        }
-    }
-
-    static void checkShallow(int shallowDepth, int minShallowDepth) {
-        if (shallowDepth < 1 || shallowDepth < minShallowDepth) {
-            throw new IllegalArgumentException("shallow depth " + shallowDepth
-                    + " below min_shallow_depth " + minShallowDepth + " (declare it with setMinShallowDepth)");
         }
     }
 
@@ -104,7 +97,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
         }
         int hint = hints[slot];
         if (hint >= depth) {
-            hint = SbitmapMath.randomHint(slot, hints.length, depth);
+            hint = SbitmapMath.randomHint(slot, depth, shift);
         }
         int index = hint >>> shift;
         int offset = roundRobin ? hint & ((1 << shift) - 1) : 0;
@@ -139,7 +132,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
             if (depth == 0) {
                 return 0;
             }
-            int h = hints[hint] >= depth ? SbitmapMath.randomHint(hint, hints.length, depth) : hints[hint];
+            int h = hints[hint] >= depth ? SbitmapMath.randomHint(hint, depth, shift) : hints[hint];
             int index = h >>> shift;
             for (int i = 0; i < mapNr; i++) {
                 long free = ~words[index] & SbitmapMath.lowMask(SbitmapMath.wordDepth(depth, shift, index));
@@ -228,6 +221,31 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
             return busy;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Snapshots the held bits under the lock, then visits them without it (the visitor may call back in). */
+    @Override
+    public void forEachSet(int start, java.util.function.IntPredicate visitor) {
+        int[] held;
+        int n = 0;
+        lock.lock();
+        try {
+            held = new int[depth];
+            int first = start >= depth || start < 0 ? 0 : start;
+            for (int k = 0; k < depth; k++) {
+                int bit = (first + k) % depth;
+                if ((words[bit >>> shift] & (1L << (bit & ((1 << shift) - 1)))) != 0) {
+                    held[n++] = bit;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (int i = 0; i < n; i++) {
+            if (!visitor.test(held[i])) {
+                return;
+            }
         }
     }
 
@@ -460,7 +478,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
             }
             ArrayDeque<Object> q = ws[waitIndex.nextQueue()];
             entry.queuedOn = q;
-            q.addLast(entry);
+            q.addFirst(entry); // non-exclusive entries go to the head, as add_wait_queue does
             wsActive++;
             return true;
         } finally {

@@ -54,7 +54,7 @@ public final class Sbitmap {
         this.hints = new int[(nrHints + 1) * HINT_STRIDE];
         this.depth = config.depth();
         for (int i = 0; i < nrHints; i++) {
-            hints[(i + 1) * HINT_STRIDE] = SbitmapMath.randomHint(i, nrHints, config.depth());
+            hints[(i + 1) * HINT_STRIDE] = SbitmapMath.randomHint(i, config.depth(), shift);
         }
     }
 
@@ -122,7 +122,7 @@ public final class Sbitmap {
         }
         int hint = hints[h];
         if (hint >= depth || hint < 0) {
-            hint = SbitmapMath.randomHint(slot, nrHints, depth);
+            hint = SbitmapMath.randomHint(slot, depth, shift);
         }
         int mapNr = SbitmapMath.mapNr(depth, shift);
         int index = hint >>> shift;
@@ -273,7 +273,7 @@ public final class Sbitmap {
         }
         int start = hints[h];
         if (start >= depth || start < 0) {
-            start = SbitmapMath.randomHint(hint, nrHints, depth);
+            start = SbitmapMath.randomHint(hint, depth, shift);
         }
         int mapNr = SbitmapMath.mapNr(depth, shift);
         int index = start >>> shift;

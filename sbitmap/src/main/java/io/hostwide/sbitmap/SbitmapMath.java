@@ -85,21 +85,20 @@ public final class SbitmapMath {
     }
 
     /**
-     * A random hint for slot {@code slot} of {@code nrHints} in [0, depth) (digest
-     * §1.2). The kernel draws uniformly; here the range is stratified by slot, so
-     * that distinct ctx start on distinct words as far as the depth allows (two
-     * ctx drawing the same word would share its cache line until one moves).
+     * A random hint for slot {@code slot} in [0, depth) (digest §1.2). The kernel
+     * draws uniformly over the map; here the word is chosen by slot, round-robin
+     * over the words (slot mod map_nr), and the bit uniformly inside it, so that
+     * neighbouring ctx (usually the busy ones) start on distinct words and cache
+     * lines whenever there are enough words. Two ctx on one word would share its
+     * line until one of them moved on.
      */
-    static int randomHint(int slot, int nrHints, int depth) {
+    static int randomHint(int slot, int depth, int shift) {
         if (depth <= 0) {
             return 0;
         }
-        long lo = (long) depth * slot / nrHints;
-        long hi = (long) depth * (slot + 1) / nrHints;
-        if (hi <= lo) {
-            return java.util.concurrent.ThreadLocalRandom.current().nextInt(depth);
-        }
-        return (int) (lo + java.util.concurrent.ThreadLocalRandom.current().nextLong(hi - lo));
+        int word = slot % mapNr(depth, shift);
+        int bits = wordDepth(depth, shift, word);
+        return (word << shift) + java.util.concurrent.ThreadLocalRandom.current().nextInt(bits);
     }
 
     /** The hint after an allocation attempt ({@code update_alloc_hint_after_get}, digest §1.3). */
@@ -112,6 +111,14 @@ public final class SbitmapMath {
             return next >= depth ? 0 : next;
         }
         return hint;
+    }
+
+    /** The min_shallow_depth contract (digest §1.5): every shallow depth is ≥ the declared minimum and ≥ 1. */
+    static void checkShallow(int shallowDepth, int minShallowDepth) {
+        if (shallowDepth < 1 || shallowDepth < minShallowDepth) {
+            throw new IllegalArgumentException("shallow depth " + shallowDepth + " below min_shallow_depth "
+                    + minShallowDepth + " (declare it with setMinShallowDepth)");
+        }
     }
 
     static int clamp(int v, int lo, int hi) {

@@ -15,10 +15,24 @@ package io.hostwide.sbitmap;
  * frees, which is a benign race there too).
  *
  * <h2>Shallow depth</h2>
- * Whole-map semantics (recent kernels): {@code getShallow(h, s)} succeeds only
- * with a bit below {@code s} spread over words in proportion to their size; see the
- * implementation for the exact rule. Every shallow depth must be at least
- * {@link #minShallowDepth()}.
+ * Whole-map semantics (recent kernels, digest §1.5): the budget {@code s} of
+ * {@code getShallow(h, s)} is spread over the words in proportion to their size,
+ * word {@code i} lending its first floor(end·s/depth) − floor(start·s/depth) bits
+ * ({@link SbitmapMath#shallowWordDepth}), so shallow allocations alone can hold at
+ * most min(s, depth) bits. Every shallow depth must be at least
+ * {@link #minShallowDepth()}, which starts "undeclared" at
+ * {@link Integer#MAX_VALUE} (the kernel's UINT_MAX): declare it with
+ * {@link #setMinShallowDepth} before the first {@code getShallow}, or that call
+ * throws {@link IllegalArgumentException}.
+ *
+ * <h2>Errors</h2>
+ * A hint slot outside [0, nrHints) or a bit outside [0, capacity) throws
+ * {@link IndexOutOfBoundsException}; freeing a bit that is not allocated (or
+ * freeing it twice) throws {@link IllegalStateException} and changes nothing.
+ * A get can fail while bits are free only in round-robin mode (bits below the
+ * hint in its first word are not searched, as in the kernel) or in a race with
+ * concurrent frees; waiters are never stranded by it, since they re-try after
+ * registering.
  *
  * <h2>Waiting</h2>
  * Eight wait queues; callers rotate over them with their own {@link WaitIndex}.
@@ -43,7 +57,11 @@ public interface SbitmapQueue {
     /** Claims a free bit, or returns -1. Never blocks. */
     int get(int hint);
 
-    /** As {@link #get} but only within {@code shallowDepth} (whole-map semantics). */
+    /**
+     * As {@link #get} but only within {@code shallowDepth} (whole-map semantics).
+     *
+     * @throws IllegalArgumentException if {@code shallowDepth} is below {@link #minShallowDepth()}
+     */
     int getShallow(int hint, int shallowDepth);
 
     /**
@@ -63,22 +81,45 @@ public interface SbitmapQueue {
     int busy();
 
     /**
+     * Visits the held bits below the depth in ascending order from {@code start},
+     * wrapping once round the map ({@code sbitmap_for_each_set}, used by blk-mq's
+     * busy-tag iteration); stops when {@code visitor} returns false. Bits taken or
+     * freed during the walk may or may not be seen.
+     */
+    void forEachSet(int start, java.util.function.IntPredicate visitor);
+
+    /**
      * Changes the usable depth within {@link #capacity()}, folding deferred clears
-     * first; recomputes the wake batch and wakes everyone if it shrank.
+     * first; recomputes the wake batch and wakes everyone if it shrank or if the
+     * depth grew (new free bits). Bits held above a shrunk depth stay valid to
+     * {@link #clear}; the word size never changes.
+     *
+     * @throws IllegalArgumentException if {@code depth} is outside [0, capacity]
      */
     void resize(int depth);
 
-    /** Declares the smallest shallow depth that will be used ({@code sbitmap_queue_min_shallow_depth}). */
+    /**
+     * Declares the smallest shallow depth that will be used
+     * ({@code sbitmap_queue_min_shallow_depth}, ≥ 1); recomputes the wake batch and
+     * wakes everyone if it shrank.
+     */
     void setMinShallowDepth(int minShallowDepth);
 
     int minShallowDepth();
 
-    /** clamp(ceil(depth/users)/8, 1, 8), for tag sets whose active-queue count changed. */
+    /**
+     * Sets the wake batch to clamp(ceil(depth/users)/8, 1, 8), for tag sets whose
+     * active-queue count changed, then wakes any batch the frees already counted
+     * now complete. {@code users} ≥ 1.
+     */
     void recalculateWakeBatch(int users);
 
     int wakeBatch();
 
-    /** Wakes every waiter on every queue (resize, a sharer going idle, teardown). */
+    /**
+     * Wakes every waiter on every queue (resize, a sharer going idle, teardown).
+     * Unlike the kernel's wake_up per queue, every exclusive sleeper is woken.
+     */
     void wakeAll();
 
     /**

@@ -39,7 +39,7 @@ final class SbqWaitQueues {
     /** Read once per wake-up ({@code READ_ONCE(sbq->wake_batch)}). */
     private volatile int wakeBatch;
 
-    /** One wait queue: a lock and its waiters ({@link Sleeper}s and {@link WaitEntry}s) in arrival order. */
+    /** One wait queue: a lock, callback entries at the head and exclusive sleepers in arrival order behind them. */
     static final class Queue {
         final ReentrantLock lock = new ReentrantLock();
         final ArrayDeque<Object> waiters = new ArrayDeque<>();
@@ -228,7 +228,9 @@ final class SbqWaitQueues {
             }
             // Volatile RMW: same handshake as prepareToWait(); the caller re-tries after this.
             CTR.getAndAdd(ctr, WS_ACTIVE, 1);
-            q.waiters.addLast(entry);
+            // Non-exclusive entries go to the head (add_wait_queue), exclusive sleepers to the tail,
+            // so a wake-up of any size fires every callback of the queues it visits.
+            q.waiters.addFirst(entry);
             q.count = q.waiters.size();
             return true;
         } finally {

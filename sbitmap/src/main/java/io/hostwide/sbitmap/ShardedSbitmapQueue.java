@@ -58,7 +58,7 @@ public final class ShardedSbitmapQueue implements SbitmapQueue {
 
     @Override
     public int getShallow(int hint, int shallowDepth) {
-        LockedSbitmapQueue.checkShallow(shallowDepth, minShallowDepth);
+        SbitmapMath.checkShallow(shallowDepth, minShallowDepth);
         return sb.getShallow(hint, shallowDepth);
     }
 
@@ -84,6 +84,11 @@ public final class ShardedSbitmapQueue implements SbitmapQueue {
     @Override
     public int busy() {
         return sb.weight();
+    }
+
+    @Override
+    public void forEachSet(int start, java.util.function.IntPredicate visitor) {
+        sb.forEachSet(start, visitor);
     }
 
     @Override

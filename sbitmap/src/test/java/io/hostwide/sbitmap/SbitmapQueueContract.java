@@ -4,347 +4,396 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Random;
-import java.util.Set;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * The allocation contract every {@link SbitmapQueue} keeps. Subclasses name the
- * implementation; waiting is covered by {@link WakeUpContract}.
+ * The one contract suite every {@link SbitmapQueue} runs: allocation (inherited
+ * from {@link AllocationContract}) plus waiting and waking (digest §1.6–§1.7)
+ * here. Subclasses only name the implementation. A lost wake-up shows as a
+ * waiter that never gets a bit: every wait here is bounded, and running out of
+ * time fails the test instead of hanging it.
  */
-abstract class SbitmapQueueContract {
+abstract class SbitmapQueueContract extends AllocationContract {
 
-    abstract SbitmapQueue create(SbitmapConfig config);
+    private static final long LIMIT_NANOS = TimeUnit.SECONDS.toNanos(20);
 
-    /** Claims bits until the map says full, rotating over the hint slots. */
-    static List<Integer> fill(SbitmapQueue q, int nrHints) {
-        List<Integer> got = new ArrayList<>();
-        for (int i = 0; ; i++) {
-            int bit = q.get(i % nrHints);
-            if (bit < 0) {
-                return got;
+    /** Polls {@code done} until it holds or the limit passes; returns whether it held. */
+    static boolean await(BooleanSupplier done, long limitNanos) {
+        long deadline = System.nanoTime() + limitNanos;
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
             }
-            got.add(bit);
+            Thread.onSpinWait();
+            Thread.yield();
         }
+        return true;
     }
 
-    @Test
-    void fillsExactlyTheDepthWithDistinctBitsThenReportsFull() {
-        for (int depth : new int[] {1, 2, 3, 5, 31, 32, 64, 100, 256, 1000}) {
-            SbitmapQueue q = create(SbitmapConfig.of(depth, 4));
-            List<Integer> got = fill(q, 4);
-            assertThat(got).as("depth %d", depth).hasSize(depth).doesNotHaveDuplicates()
-                    .allSatisfy(b -> assertThat(b).isBetween(0, depth - 1));
-            assertThat(q.busy()).isEqualTo(depth);
-            assertThat(q.get(0)).isEqualTo(-1);
-            assertThat(q.getBatch(4, 0, new int[4])).isZero();
-        }
-    }
-
-    @Test
-    void depthZeroNeverAllocates() {
-        SbitmapQueue q = create(SbitmapConfig.of(0, 1));
-        assertThat(q.get(0)).isEqualTo(-1);
-        assertThat(q.busy()).isZero();
-    }
-
-    @Test
-    void everyFreedBitIsReusable() {
-        SbitmapQueue q = create(SbitmapConfig.of(200, 3));
-        List<Integer> held = fill(q, 3);
-        Random rnd = new Random(7);
-        Set<Integer> freed = new HashSet<>();
-        for (int b : held) {
-            if (rnd.nextBoolean()) {
-                q.clear(b, rnd.nextInt(3));
-                freed.add(b);
-            }
-        }
-        assertThat(q.busy()).isEqualTo(200 - freed.size());
-        assertThat(new HashSet<>(fill(q, 3))).isEqualTo(freed);
-        assertThat(q.busy()).isEqualTo(200);
-    }
-
-    @Test
-    void busyFollowsARandomSequenceExactly() {
-        SbitmapQueue q = create(SbitmapConfig.of(96, 2));
-        Random rnd = new Random(42);
-        BitSet model = new BitSet();
-        List<Integer> held = new ArrayList<>();
-        for (int step = 0; step < 5000; step++) {
-            if (held.isEmpty() || rnd.nextInt(3) > 0) {
-                int bit = q.get(rnd.nextInt(2));
-                if (bit < 0) {
-                    assertThat(model.cardinality()).isEqualTo(96);
-                } else {
-                    assertThat(model.get(bit)).as("bit %d handed out twice", bit).isFalse();
-                    model.set(bit);
-                    held.add(bit);
-                }
+    /**
+     * A full map, {@code waiters} waiters registered, then the held bits freed one
+     * by one. Each waiter that gets a bit counts itself and hands the bit back to
+     * be freed again, as a completing request would, so frees keep flowing while
+     * anyone waits. Every waiter must get a bit.
+     */
+    private void sweep(int depth, int waiters, boolean callbacks) throws InterruptedException {
+        SbitmapQueue q = create(SbitmapConfig.of(depth, 4));
+        Queue<Integer> toFree = new ConcurrentLinkedQueue<>(fill(q, 4));
+        assertThat(toFree).hasSize(depth);
+        AtomicInteger got = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        List<Grabber> grabbers = new ArrayList<>();
+        for (int i = 0; i < waiters; i++) {
+            int hint = i % 4;
+            if (callbacks) {
+                Grabber g = new Grabber(q, hint, got, toFree);
+                grabbers.add(g);
+                g.attempt();
             } else {
-                int bit = held.remove(rnd.nextInt(held.size()));
-                q.clear(bit, rnd.nextInt(2));
-                model.clear(bit);
+                threads.add(Thread.ofVirtual().start(() -> {
+                    try {
+                        int bit = q.getBlocking(hint, new WaitIndex(), LIMIT_NANOS);
+                        if (bit < 0) {
+                            failure.compareAndSet(null, new AssertionError("waiter timed out: lost wake-up"));
+                            return;
+                        }
+                        got.incrementAndGet();
+                        toFree.add(bit);
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    }
+                }));
             }
-            assertThat(q.busy()).isEqualTo(model.cardinality());
+        }
+        assertThat(await(() -> q.dump().wsActive() == waiters, LIMIT_NANOS))
+                .as("depth %d: all %d waiters registered", depth, waiters).isTrue();
+        boolean allServed = await(() -> {
+            Integer bit = toFree.poll();
+            if (bit != null) {
+                q.clear(bit, 0);
+            }
+            return got.get() == waiters;
+        }, LIMIT_NANOS);
+        for (Thread t : threads) {
+            t.join(TimeUnit.NANOSECONDS.toMillis(LIMIT_NANOS));
+        }
+        assertThat(failure.get()).isNull();
+        assertThat(allServed).as("depth %d, %s waiters: %d of %d got a bit (lost wake-up)", depth,
+                callbacks ? "callback" : "blocking", got.get(), waiters).isTrue();
+        for (Integer bit; (bit = toFree.poll()) != null; ) {
+            q.clear(bit, 0);
+        }
+        assertThat(q.busy()).isZero();
+        assertThat(q.dump().wsActive()).isZero();
+    }
+
+    @Test
+    void blockingWaitersAreAllServedAtEveryDepthFrom1To64() throws InterruptedException {
+        for (int depth = 1; depth <= 64; depth++) {
+            sweep(depth, depth + 3, false);
         }
     }
 
     @Test
-    void concurrentGetAndClearNeverHandOutABitTwice() throws Exception {
-        int threads = 4;
-        int depth = 48;
-        SbitmapQueue q = create(SbitmapConfig.of(depth, threads));
-        AtomicIntegerArray owner = new AtomicIntegerArray(depth);
-        AtomicReference<String> failure = new AtomicReference<>();
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int me = t + 1;
-            workers.add(Thread.ofPlatform().start(() -> {
-                int[] mine = new int[6];
+    void callbackWaitersAreAllServedAtEveryDepthFrom1To64() throws InterruptedException {
+        for (int depth = 1; depth <= 64; depth++) {
+            sweep(depth, depth + 3, true);
+        }
+    }
+
+    /**
+     * The 2022 shared-tags hang: with 16 sharers each may hold only ceil(64/16) = 4
+     * tags, fewer than the default batch of 8, so freeing one sharer's slice never
+     * completes a batch. recalculateWakeBatch(16) makes the batch 1.
+     */
+    @Test
+    void sharedUsersAreWokenOnceTheBatchFollowsTheUserCount() throws InterruptedException {
+        SbitmapQueue q = create(SbitmapConfig.of(64, 4));
+        assertThat(q.wakeBatch()).isEqualTo(8);
+        List<Integer> held = fill(q, 4);
+        AtomicInteger got = new AtomicInteger();
+        List<Thread> waiters = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            waiters.add(Thread.ofVirtual().start(() -> {
                 try {
-                    start.await();
-                    for (int round = 0; round < 20_000; round++) {
-                        int n = 0;
-                        for (; n < mine.length; n++) {
-                            int bit = q.get(me - 1);
-                            if (bit < 0) {
-                                break;
-                            }
-                            if (!owner.compareAndSet(bit, 0, me)) {
-                                failure.compareAndSet(null, "bit " + bit + " held by " + owner.get(bit) + " given to " + me);
-                            }
-                            mine[n] = bit;
-                        }
-                        for (int i = 0; i < n; i++) {
-                            owner.set(mine[i], 0);
-                            q.clear(mine[i], me - 1);
-                        }
+                    if (q.getBlocking(0, new WaitIndex(), LIMIT_NANOS) >= 0) {
+                        got.incrementAndGet();
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             }));
         }
-        start.countDown();
-        for (Thread w : workers) {
-            w.join(TimeUnit.SECONDS.toMillis(60));
+        for (Thread t : waiters) {
+            assertThat(awaitParked(t)).isTrue();
         }
-        assertThat(failure.get()).isNull();
-        assertThat(q.busy()).isZero();
-        assertThat(fill(q, threads)).hasSize(depth);
-    }
+        for (int i = 0; i < 4; i++) {
+            q.clear(held.get(i), 0);
+        }
+        // Four frees are half a batch of 8: nobody is woken.
+        assertThat(q.dump().wsActive()).isEqualTo(4);
+        assertThat(got.get()).isZero();
 
-    @Test
-    void resizeMovesTheDepthWithinTheCapacity() {
-        SbitmapQueue q = create(SbitmapConfig.of(64, 2).withCapacity(128));
-        assertThat(q.capacity()).isEqualTo(128);
-        assertThat(fill(q, 2)).hasSize(64).allSatisfy(b -> assertThat(b).isLessThan(64));
+        q.recalculateWakeBatch(16);
+        assertThat(q.wakeBatch()).isEqualTo(1);
+        assertThat(await(() -> got.get() == 4, LIMIT_NANOS)).as("woken after recalculation").isTrue();
+        for (Thread t : waiters) {
+            t.join();
+        }
 
-        q.resize(128);
-        assertThat(q.depth()).isEqualTo(128);
-        List<Integer> more = fill(q, 2);
-        assertThat(more).hasSize(64).doesNotHaveDuplicates().allSatisfy(b -> assertThat(b).isBetween(64, 127));
-        assertThat(q.busy()).isEqualTo(128);
-
-        q.resize(32);
-        assertThat(q.depth()).isEqualTo(32);
-        assertThat(q.get(0)).isEqualTo(-1);
-        for (int b : more) {
-            q.clear(b, 0); // bits above a shrunk depth are still freed normally
+        // With the batch at 1, a fresh slice of four frees serves four fresh waiters.
+        List<Integer> slice = new ArrayList<>(held.subList(4, 8));
+        got.set(0);
+        waiters.clear();
+        for (int i = 0; i < 4; i++) {
+            waiters.add(Thread.ofVirtual().start(() -> {
+                try {
+                    if (q.getBlocking(1, new WaitIndex(), LIMIT_NANOS) >= 0) {
+                        got.incrementAndGet();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        assertThat(await(() -> q.dump().wsActive() == 4, LIMIT_NANOS)).isTrue();
+        for (int bit : slice) {
+            q.clear(bit, 1);
+        }
+        assertThat(await(() -> got.get() == 4, LIMIT_NANOS)).as("each free of the slice wakes one").isTrue();
+        for (Thread t : waiters) {
+            t.join();
         }
         assertThat(q.busy()).isEqualTo(64);
-        q.clear(40, 1);
-        q.clear(5, 1);
-        assertThat(q.get(1)).isEqualTo(5);
-        assertThat(q.get(0)).isEqualTo(-1);
-
-        assertThatThrownBy(() -> q.resize(129)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> q.resize(-1)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(q.depth()).isEqualTo(32);
     }
 
     @Test
-    void resizeRecomputesTheWakeBatch() {
-        SbitmapQueue q = create(SbitmapConfig.of(256, 1));
-        assertThat(q.wakeBatch()).isEqualTo(8);
-        q.resize(16);
-        assertThat(q.wakeBatch()).isEqualTo(2);
-        q.resize(4);
-        assertThat(q.wakeBatch()).isEqualTo(1);
-        q.resize(256);
-        assertThat(q.wakeBatch()).isEqualTo(8);
+    void aTimedWaitOnAFullMapTimesOutAndLeavesNoWaiter() throws InterruptedException {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1));
+        fill(q, 1);
+        assertThat(q.getBlocking(0, new WaitIndex(), TimeUnit.MILLISECONDS.toNanos(20))).isEqualTo(-1);
+        assertThat(q.getBlocking(0, new WaitIndex(), 0)).isEqualTo(-1);
+        assertThat(q.dump().wsActive()).isZero();
     }
 
     @Test
-    void shallowDepthIsAWholeMapBudget() {
-        for (int depth : new int[] {16, 64, 100, 256}) {
-            for (int shallow : new int[] {1, 3, 8, 17, depth - 1, depth, depth + 5}) {
-                SbitmapQueue q = create(SbitmapConfig.of(depth, 2));
-                q.setMinShallowDepth(1);
-                List<Integer> got = new ArrayList<>();
-                for (int bit; (bit = q.getShallow(got.size() % 2, shallow)) >= 0; ) {
-                    got.add(bit);
+    void anInterruptedWaiterThrowsAndLeavesNoWaiter() throws Exception {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1));
+        fill(q, 1);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                q.getBlocking(0, new WaitIndex());
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        assertThat(await(() -> q.dump().wsActive() == 1, LIMIT_NANOS)).isTrue();
+        t.interrupt();
+        t.join(TimeUnit.NANOSECONDS.toMillis(LIMIT_NANOS));
+        assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+        assertThat(q.dump().wsActive()).isZero();
+        assertThat(q.busy()).isEqualTo(8);
+    }
+
+    @Test
+    void wakeAllWakesBlockingAndCallbackWaiters() throws Exception {
+        SbitmapQueue q = create(SbitmapConfig.of(16, 1));
+        fill(q, 1);
+        AtomicInteger fired = new AtomicInteger();
+        WaitIndex wi = new WaitIndex();
+        List<WaitEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            WaitEntry e = new WaitEntry() {
+                @Override
+                protected void wake() {
+                    fired.incrementAndGet();
                 }
-                assertThat(got).as("depth %d shallow %d", depth, shallow)
-                        .hasSize(Math.min(shallow, depth)).doesNotHaveDuplicates();
-                // the rest of the map is still there for full-depth allocation
-                assertThat(fill(q, 2)).hasSize(depth - got.size());
+            };
+            entries.add(e);
+            assertThat(q.addWaitQueue(e, wi)).isTrue();
+        }
+        AtomicInteger returned = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(3);
+        for (int i = 0; i < 3; i++) {
+            Thread.ofVirtual().start(() -> {
+                try {
+                    q.getBlocking(0, new WaitIndex(), LIMIT_NANOS);
+                    returned.incrementAndGet();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    done.countDown();
+                }
+            });
+        }
+        assertThat(await(() -> q.dump().wsActive() == 13, LIMIT_NANOS)).isTrue();
+        assertThat(q.dump().ws().stream().mapToInt(Integer::intValue).sum()).isEqualTo(13);
+        q.wakeAll();
+        assertThat(fired.get()).isEqualTo(10);
+        assertThat(entries).noneMatch(WaitEntry::isQueued);
+        // Woken sleepers find the map still full and go back to sleep: no bit appears from nowhere.
+        assertThat(await(() -> q.dump().wsActive() == 3, LIMIT_NANOS)).isTrue();
+        assertThat(returned.get()).isZero();
+        for (int i = 0; i < 16; i++) {
+            q.clear(i, 0);
+        }
+        assertThat(done.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(returned.get()).isEqualTo(3);
+    }
+
+    @Test
+    void aCallbackEntryIsQueuedOnceAndCanBeRemovedUntilItFires() {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1));
+        List<Integer> held = fill(q, 1);
+        AtomicInteger fired = new AtomicInteger();
+        WaitEntry e = new WaitEntry() {
+            @Override
+            protected void wake() {
+                assertThat(isQueued()).isFalse(); // removed before its callback runs
+                fired.incrementAndGet();
             }
-        }
+        };
+        WaitIndex wi = new WaitIndex();
+        assertThat(q.addWaitQueue(e, wi)).isTrue();
+        assertThat(q.addWaitQueue(e, wi)).isFalse();
+        assertThat(e.isQueued()).isTrue();
+        assertThat(q.dump().wsActive()).isEqualTo(1);
+        assertThat(q.removeWaitQueue(e)).isTrue();
+        assertThat(q.removeWaitQueue(e)).isFalse();
+        assertThat(q.dump().wsActive()).isZero();
+
+        assertThat(q.addWaitQueue(e, wi)).isTrue();
+        q.clear(held.get(0), 0); // depth 8: batch 1, so one free fires it
+        assertThat(fired.get()).isEqualTo(1);
+        assertThat(e.isQueued()).isFalse();
+        assertThat(q.removeWaitQueue(e)).isFalse();
+        assertThat(q.dump().wsActive()).isZero();
     }
 
     @Test
-    void shallowDepthBelowTheDeclaredMinimumIsRejected() {
-        SbitmapQueue q = create(SbitmapConfig.of(64, 1));
-        assertThat(q.minShallowDepth()).isEqualTo(Integer.MAX_VALUE);
-        assertThatThrownBy(() -> q.getShallow(0, 8)).isInstanceOf(IllegalArgumentException.class);
-        q.setMinShallowDepth(8);
-        assertThat(q.minShallowDepth()).isEqualTo(8);
-        assertThat(q.wakeBatch()).isEqualTo(1);
-        assertThat(q.getShallow(0, 8)).isBetween(0, 63);
-        assertThatThrownBy(() -> q.getShallow(0, 7)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> q.setMinShallowDepth(0)).isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
-    void batchGetTakesBitsOfOneWordAndBatchClearReturnsThem() {
-        SbitmapQueue q = create(SbitmapConfig.of(256, 2));
-        int[] out = new int[8];
-        int n = q.getBatch(8, 0, out);
-        assertThat(n).isBetween(1, 8);
-        int word = out[0] >>> 6;
-        Set<Integer> seen = new HashSet<>();
-        for (int i = 0; i < n; i++) {
-            assertThat(out[i] >>> 6).isEqualTo(word);
-            assertThat(seen.add(out[i])).isTrue();
-        }
-        assertThat(q.busy()).isEqualTo(n);
-        q.clearBatch(out, n);
-        assertThat(q.busy()).isZero();
-
-        BitSet all = new BitSet();
-        int total = 0;
-        for (int k; (k = q.getBatch(8, total % 2, out)) > 0; total += k) {
-            for (int i = 0; i < k; i++) {
-                assertThat(all.get(out[i])).isFalse();
-                all.set(out[i]);
-            }
-        }
-        assertThat(total).isEqualTo(256);
-        assertThat(q.get(0)).isEqualTo(-1);
-        int[] scattered = {3, 200, 4, 70, 199, 5, 130};
-        q.clearBatch(scattered, scattered.length);
-        assertThat(q.busy()).isEqualTo(256 - scattered.length);
-        assertThat(new HashSet<>(fill(q, 2))).containsExactlyInAnyOrder(3, 4, 5, 70, 130, 199, 200);
-    }
-
-    @Test
-    void batchClearOfAFreeBitIsRejectedBeforeAnythingIsFreed() {
+    void withoutWaitersAFreeDoesNoWakeUpWork() {
         SbitmapQueue q = create(SbitmapConfig.of(64, 1));
         List<Integer> held = fill(q, 1);
-        q.clear(held.get(0), 0);
-        int[] bits = {held.get(1), held.get(0)};
-        assertThatThrownBy(() -> q.clearBatch(bits, 2)).isInstanceOf(IllegalStateException.class);
-        assertThat(q.busy()).isEqualTo(63);
-        assertThatThrownBy(() -> q.clearBatch(bits, 3)).isInstanceOf(IllegalArgumentException.class);
+        int before = q.dump().wakeIndex();
+        for (int bit : held) {
+            q.clear(bit, 0);
+        }
+        assertThat(q.dump().wakeIndex()).isEqualTo(before);
+        assertThat(q.dump().wsActive()).isZero();
     }
 
     @Test
-    void batchGetIsNotUsedInRoundRobinMode() {
-        SbitmapQueue q = create(SbitmapConfig.of(64, 1).withRoundRobin(true));
-        assertThat(q.getBatch(4, 0, new int[4])).isZero();
-        assertThat(q.busy()).isZero();
-    }
-
-    @Test
-    void roundRobinAdvancesStrictlyAndWraps() {
-        for (int depth : new int[] {1, 7, 32, 100}) {
-            SbitmapQueue q = create(SbitmapConfig.of(depth, 1).withRoundRobin(true));
-            int prev = q.get(0);
-            q.clear(prev, 0);
-            for (int i = 0; i < 3 * depth; i++) {
-                int bit = q.get(0);
-                assertThat(bit).as("depth %d step %d", depth, i).isEqualTo((prev + 1) % depth);
-                q.clear(bit, 0);
-                prev = bit;
+    void aBatchOfFreesWakesAnExclusiveWaiterAndMovesTheWakeIndexPastItsQueue() throws Exception {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1)); // batch 1
+        List<Integer> held = fill(q, 1);
+        int before = q.dump().wakeIndex();
+        WaitIndex wi = new WaitIndex(); // first use: queue 0
+        AtomicInteger bit = new AtomicInteger(-2);
+        Thread t = Thread.ofVirtual().start(() -> {
+            try {
+                bit.set(q.getBlocking(0, wi, LIMIT_NANOS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
+        });
+        assertThat(awaitParked(t)).isTrue();
+        q.clear(held.get(3), 0);
+        t.join(TimeUnit.NANOSECONDS.toMillis(LIMIT_NANOS));
+        assertThat(bit.get()).isEqualTo(held.get(3));
+        assertThat(q.dump().wakeIndex()).isEqualTo((before + 1) % 8);
+        assertThatThrownBy(() -> q.addWaitQueue(null, new WaitIndex())).isInstanceOf(NullPointerException.class);
+    }
+
+    /**
+     * Callbacks sit at the head of their queue (add_wait_queue) and sleepers at
+     * the tail, so a wake-up of one exclusive waiter still fires a callback that
+     * registered after the sleeper on the same queue.
+     */
+    @Test
+    void aWakeUpFiresTheCallbacksOfAQueueAsWellAsItsSleeper() throws Exception {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1)); // batch 1
+        List<Integer> held = fill(q, 1);
+        AtomicInteger bit = new AtomicInteger(-2);
+        Thread sleeper = Thread.ofVirtual().start(() -> {
+            try {
+                bit.set(q.getBlocking(0, new WaitIndex(), LIMIT_NANOS)); // queue 0
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(awaitParked(sleeper)).isTrue();
+        AtomicBoolean fired = new AtomicBoolean();
+        assertThat(q.addWaitQueue(new WaitEntry() {
+            @Override
+            protected void wake() {
+                fired.set(true);
+            }
+        }, new WaitIndex())).isTrue(); // queue 0 too
+        assertThat(q.dump().ws().get(0)).isEqualTo(2);
+        q.clear(held.get(0), 0);
+        sleeper.join(TimeUnit.NANOSECONDS.toMillis(LIMIT_NANOS));
+        assertThat(fired.get()).isTrue();
+        assertThat(bit.get()).isEqualTo(held.get(0));
+        assertThat(q.dump().wsActive()).isZero();
+    }
+
+    /** Waits until {@code t} sleeps in a timed park, i.e. past its re-try. */
+    static boolean awaitParked(Thread t) {
+        return await(() -> t.getState() == Thread.State.TIMED_WAITING, LIMIT_NANOS);
+    }
+
+    /**
+     * A callback waiter as blk-mq's dispatch_wait uses one: on wake it re-tries,
+     * and if that fails it re-registers and re-tries once more (no lost wake-up).
+     */
+    static final class Grabber extends WaitEntry {
+        private final SbitmapQueue q;
+        private final int hint;
+        private final AtomicInteger got;
+        private final Queue<Integer> toFree;
+        private final WaitIndex waitIndex = new WaitIndex();
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        Grabber(SbitmapQueue q, int hint, AtomicInteger got, Queue<Integer> toFree) {
+            this.q = q;
+            this.hint = hint;
+            this.got = got;
+            this.toFree = toFree;
         }
-    }
 
-    @Test
-    void roundRobinFillHandsOutAscendingBitsFromTheHint() {
-        SbitmapQueue q = create(SbitmapConfig.of(40, 1).withRoundRobin(true));
-        int first = q.get(0);
-        for (int i = 1; i < 40; i++) {
-            assertThat(q.get(0)).isEqualTo((first + i) % 40);
+        void attempt() {
+            if (done.get()) {
+                return;
+            }
+            int bit = q.get(hint);
+            if (bit < 0) {
+                q.addWaitQueue(this, waitIndex);
+                bit = q.get(hint);
+                if (bit < 0) {
+                    return;
+                }
+                q.removeWaitQueue(this);
+            }
+            if (done.compareAndSet(false, true)) {
+                got.incrementAndGet();
+            }
+            toFree.add(bit);
         }
-        assertThat(q.get(0)).isEqualTo(-1);
-    }
 
-    @Test
-    void invalidArgumentsAreRejected() {
-        SbitmapQueue q = create(SbitmapConfig.of(32, 2));
-        assertThatThrownBy(() -> q.get(2)).isInstanceOf(IndexOutOfBoundsException.class);
-        assertThatThrownBy(() -> q.get(-1)).isInstanceOf(IndexOutOfBoundsException.class);
-        assertThatThrownBy(() -> q.clear(32, 0)).isInstanceOf(IndexOutOfBoundsException.class);
-        assertThatThrownBy(() -> q.clear(0, 5)).isInstanceOf(IndexOutOfBoundsException.class);
-        assertThatThrownBy(() -> q.clear(3, 0)).isInstanceOf(IllegalStateException.class);
-        int bit = q.get(0);
-        q.clear(bit, 0);
-        assertThatThrownBy(() -> q.clear(bit, 0)).isInstanceOf(IllegalStateException.class);
-        assertThat(q.busy()).isZero();
-        assertThatThrownBy(() -> q.getBatch(5, 0, new int[4])).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> q.recalculateWakeBatch(0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> q.getBlocking(0, null)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> new SbitmapConfig(8, 4, -1, false, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SbitmapConfig(8, 8, 7, false, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SbitmapConfig(8, 8, -1, false, 0)).isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
-    void dumpShowsTheDebugfsFields() {
-        SbitmapQueue q = create(SbitmapConfig.of(32, 3));
-        q.setMinShallowDepth(16);
-        int a = q.get(0);
-        q.get(1);
-        q.get(2);
-        q.clear(a, 0);
-        SbitmapDump d = q.dump();
-        assertThat(d.depth()).isEqualTo(32);
-        assertThat(d.busy()).isEqualTo(2);
-        assertThat(d.cleared()).isBetween(0, 1);
-        assertThat(d.bitsPerWord()).isEqualTo(8);
-        assertThat(d.mapNr()).isEqualTo(4);
-        assertThat(d.allocHint()).hasSize(3).allSatisfy(h -> assertThat(h).isBetween(0, 31));
-        assertThat(d.allocHint().get(0)).isEqualTo(a); // set to the freed tag
-        assertThat(d.wakeBatch()).isEqualTo(2);
-        assertThat(d.wakeIndex()).isBetween(0, 7);
-        assertThat(d.wsActive()).isZero();
-        assertThat(d.ws()).hasSize(8).containsOnly(0);
-        assertThat(d.roundRobin()).isFalse();
-        assertThat(d.minShallowDepth()).isEqualTo(16);
-        assertThat(d.toDebugfsText()).contains("depth=32\n", "busy=2\n", "bits_per_word=8\n", "map_nr=4\n",
-                "wake_batch=2\n", "ws_active=0\n", "round_robin=0\n", "min_shallow_depth=16\n");
-    }
-
-    @Test
-    void shiftCanBeForcedAndCapacityFixesTheWordCount() {
-        SbitmapQueue q = create(new SbitmapConfig(20, 100, 3, false, 1));
-        SbitmapDump d = q.dump();
-        assertThat(d.bitsPerWord()).isEqualTo(8);
-        assertThat(d.mapNr()).isEqualTo(3);
-        assertThat(fill(q, 1)).hasSize(20);
-        q.resize(100);
-        assertThat(q.dump().mapNr()).isEqualTo(13);
-        assertThat(fill(q, 1)).hasSize(80);
+        @Override
+        protected void wake() {
+            attempt();
+        }
     }
 }

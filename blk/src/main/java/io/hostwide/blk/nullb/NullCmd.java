@@ -6,4 +6,6 @@ import io.hostwide.blk.BlkStatus;
 final class NullCmd {
     BlkStatus status = BlkStatus.OK;
     long due;
+    /** Dropped by timeout injection: nobody holds it, the timeout handler ends it. */
+    volatile boolean dropped;
 }

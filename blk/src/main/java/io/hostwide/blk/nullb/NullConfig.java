@@ -18,13 +18,19 @@ import java.util.Set;
  * @param sizeBytes      capacity ({@code gb}, or {@code size} in MiB)
  * @param sharedTags     all shared_tags devices share one tag set (TAG_QUEUE_SHARED between them)
  * @param sharedTagBitmap host-wide tags across this device's hardware queues
+ * @param timeoutEvery   fault injection: every n-th request is never completed, so the
+ *                       timeout handler ends it with TIMEOUT (null_blk {@code timeout};
+ *                       here a plain interval, 0 = off)
+ * @param requeueEvery   fault injection: every n-th request is handed back, alternating
+ *                       RESOURCE and a driver requeue (null_blk {@code requeue}; 0 = off)
  */
 public record NullConfig(String name, int submitQueues, int hwQueueDepth, int irqmode, long completionNsec,
                          long sizeBytes, int blockSize, boolean memoryBacked, boolean discard, boolean blocking,
-                         boolean sharedTags, boolean sharedTagBitmap, long ioTimeoutMillis) {
+                         boolean sharedTags, boolean sharedTagBitmap, long ioTimeoutMillis,
+                         int timeoutEvery, int requeueEvery) {
 
     static final Set<String> KNOBS = Set.of("name", "submit_queues", "hw_queue_depth", "irqmode", "completion_nsec",
-            "gb", "size", "bs", "memory_backed", "discard", "blocking", "shared_tags", "shared_tag_bitmap", "io_timeout");
+            "gb", "size", "bs", "memory_backed", "discard", "blocking", "shared_tags", "shared_tag_bitmap", "io_timeout", "timeout", "requeue");
 
     public NullConfig {
         if (name == null || name.isEmpty() || !name.matches("[A-Za-z0-9_.-]+")) {
@@ -44,6 +50,8 @@ public record NullConfig(String name, int submitQueues, int hwQueueDepth, int ir
             throw new IllegalArgumentException("discard=1 needs memory_backed=1");
         }
         check("io_timeout", ioTimeoutMillis, 0, 24L * 3600 * 1000);
+        check("timeout", timeoutEvery, 0, Integer.MAX_VALUE);
+        check("requeue", requeueEvery, 0, Integer.MAX_VALUE);
     }
 
     private static void check(String knob, long v, long lo, long hi) {
@@ -54,7 +62,7 @@ public record NullConfig(String name, int submitQueues, int hwQueueDepth, int ir
 
     /** null_blk's defaults: one queue of depth 64, softirq completion, 250 GiB, 512-byte blocks. */
     public static NullConfig defaults(String name) {
-        return new NullConfig(name, 1, 64, 1, 10_000, 250L << 30, 512, false, false, false, false, false, 0);
+        return new NullConfig(name, 1, 64, 1, 10_000, 250L << 30, 512, false, false, false, false, false, 0, 0, 0);
     }
 
     /** Parses comma-separated {@code key=value} pairs over the defaults; an empty string gives the defaults. */
@@ -77,7 +85,8 @@ public record NullConfig(String name, int submitQueues, int hwQueueDepth, int ir
                 (int) num(kv, "hw_queue_depth", d.hwQueueDepth), irqmode,
                 num(kv, "completion_nsec", d.completionNsec), size, (int) num(kv, "bs", d.blockSize),
                 bool(kv, "memory_backed"), bool(kv, "discard"), bool(kv, "blocking"),
-                bool(kv, "shared_tags"), bool(kv, "shared_tag_bitmap"), num(kv, "io_timeout", 0));
+                bool(kv, "shared_tags"), bool(kv, "shared_tag_bitmap"), num(kv, "io_timeout", 0),
+                (int) num(kv, "timeout", 0), (int) num(kv, "requeue", 0));
     }
 
     private static Map<String, String> split(String spec) {

@@ -45,6 +45,8 @@ public final class NullDevice implements BlockDevice {
     private final NullQueue[] nqs;
     private final MemoryStore store;
     private final AtomicInteger nextCtx = new AtomicInteger();
+    private final AtomicInteger injectTimeout = new AtomicInteger();
+    private final AtomicInteger injectRequeue = new AtomicInteger();
 
     private NullDevice(NullConfig cfg, TagSet set, boolean ownsSet) {
         this.cfg = cfg;
@@ -148,8 +150,23 @@ public final class NullDevice implements BlockDevice {
     /** {@code null_queue_rq}. */
     BlkStatus queueRq(Hctx hctx, Request rq, boolean last) {
         NullCmd cmd = (NullCmd) rq.pdu;
+        int every = cfg.requeueEvery();
+        int n = every > 0 ? injectRequeue.incrementAndGet() : 1;
+        if (every > 0 && n % every == 0) {
+            // Alternate the block layer's busy path and the driver requeue path.
+            if ((n / every & 1) == 0) {
+                return BlkStatus.RESOURCE;
+            }
+            rq.start();
+            rq.requeue(true);
+            return BlkStatus.OK;
+        }
         cmd.status = transfer(rq);
         rq.start();
+        if (cfg.timeoutEvery() > 0 && injectTimeout.incrementAndGet() % cfg.timeoutEvery() == 0) {
+            cmd.dropped = true;   // never completed: the timeout handler ends it
+            return BlkStatus.OK;
+        }
         NullQueue nq = nqs[hctx.queueNum()];
         switch (cfg.irqmode()) {
             case 0 -> rq.complete(cmd.status);

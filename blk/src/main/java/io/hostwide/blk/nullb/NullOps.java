@@ -23,10 +23,20 @@ final class NullOps implements BlkMqOps {
         ((NullDevice) hctx.queue().queuedata).commitRqs(hctx);
     }
 
-    /** Every request is held in a completion list or timer, so it will complete: let it run on. */
+    /**
+     * {@code null_timeout_rq}: a request dropped by timeout injection is ended with
+     * TIMEOUT; any other is still held in a completion list or timer and will
+     * complete, so it runs on.
+     */
     @Override
     public TimeoutAction timeout(Request rq) {
-        return TimeoutAction.RESET_TIMER;
+        NullCmd cmd = (NullCmd) rq.pdu;
+        if (!cmd.dropped) {
+            return TimeoutAction.RESET_TIMER;
+        }
+        cmd.dropped = false;
+        rq.complete(BlkStatus.TIMEOUT);
+        return TimeoutAction.DONE;
     }
 
     @Override

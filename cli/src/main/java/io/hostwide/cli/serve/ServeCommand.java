@@ -1,0 +1,167 @@
+package io.hostwide.cli.serve;
+
+import io.hostwide.cli.util.Interrupts;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** {@code hostwide serve}: the iSCSI target. */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = {"Export LUNs over iSCSI (RFC 7143) until Ctrl-C.",
+                "Without --config: target " + TargetAssembly.DEFAULT_TARGET
+                        + " with LUN 0 = 1 GiB thin RAM disk, open to any initiator, on 127.0.0.1:3260."})
+public final class ServeCommand implements Callable<Integer> {
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT",
+            description = "Portal to listen on; repeatable (default: the config's portals, else 127.0.0.1:3260)")
+    List<String> listen;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "JSON configuration (see README: Configuration)")
+    Path config;
+
+    @Option(names = "--queue-depth", paramLabel = "N",
+            description = "Commands one session may have outstanding (its CmdSN window; default: config or 128)")
+    Integer queueDepth;
+
+    @Option(names = "--admin-socket", paramLabel = "PATH",
+            description = "Unix socket for 'hostwide admin' (default: $XDG_RUNTIME_DIR or the temp dir, "
+                    + "hostwide-<first port>.sock)")
+    Path adminSocket;
+
+    @Option(names = "--insecure",
+            description = "Allow listening on a non-loopback address for targets without CHAP")
+    boolean insecure;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        ServeConfig cfg = config == null ? TargetAssembly.defaultConfig() : ServeConfigLoader.load(config);
+        List<Portal> portals = portals(cfg);
+        if (queueDepth != null && (queueDepth < 1 || queueDepth > 4096)) {
+            throw new IllegalArgumentException("--queue-depth: " + queueDepth + " is out of range (1..4096)");
+        }
+        refuseOpenExposure(cfg, portals);
+        List<InetSocketAddress> addresses = new ArrayList<>();
+        for (Portal p : portals) {
+            addresses.add(p.resolve());
+        }
+        Interrupts interrupts = Interrupts.install();
+        var out = spec.commandLine().getOut();
+        try (TargetAssembly assembly = TargetAssembly.build(cfg, addresses, queueDepth)) {
+            try {
+                assembly.start();
+            } catch (BindException e) {
+                throw new IllegalArgumentException("--listen: cannot listen on " + portals + ": " + e.getMessage());
+            }
+            assembly.summary().forEach(line -> out.println("hostwide serve: " + line));
+            Path socket = adminSocket != null ? adminSocket
+                    : AdminSocket.defaultPath(assembly.boundAddresses().get(0).getPort());
+            try (AdminSocket admin = AdminSocket.open(socket, command -> handleAdmin(assembly, command))) {
+                out.println("hostwide serve: listening on " + join(assembly.boundAddresses())
+                        + "; admin socket " + admin.path() + " (Ctrl-C stops, SIGHUP reloads --config)");
+                out.flush();
+                AtomicBoolean reload = Signals.onHangup(w -> out.println("hostwide serve: " + w));
+                while (!interrupts.awaitStop(200, TimeUnit.MILLISECONDS)) {
+                    // Serving happens on the server's own threads; this one waits for signals.
+                    if (reload.getAndSet(false)) {
+                        out.println("hostwide serve: SIGHUP: " + reloadQuietly(assembly));
+                        out.flush();
+                    }
+                }
+            }
+            out.println("hostwide serve: SIG" + interrupts.signal() + ", closing sessions");
+            out.flush();
+        }
+        out.println("hostwide serve: stopped");
+        out.flush();
+        return 0;
+    }
+
+    /** A failed reload is reported and changes nothing; the server keeps serving. */
+    private String reloadQuietly(TargetAssembly assembly) {
+        try {
+            Object changes = handleAdmin(assembly, "reload").get("changes");
+            return changes instanceof List<?> l && l.isEmpty() ? "reloaded, no changes" : "reloaded: " + changes;
+        } catch (RuntimeException e) {
+            return "reload failed, configuration unchanged: " + e.getMessage();
+        }
+    }
+
+    /** The admin protocol: one command, one JSON object back. */
+    private synchronized Map<String, Object> handleAdmin(TargetAssembly assembly, String command) {
+        Map<String, Object> reply = new LinkedHashMap<>();
+        switch (command) {
+            case "status" -> {
+                reply.put("ok", true);
+                reply.putAll(assembly.status());
+            }
+            case "reload" -> {
+                if (config == null) {
+                    throw new IllegalArgumentException("serve was started without --config: nothing to reload");
+                }
+                List<String> changes = assembly.reload(ServeConfigLoader.load(config));
+                reply.put("ok", true);
+                reply.put("changes", changes);
+            }
+            default -> throw new IllegalArgumentException("unknown admin command '" + command
+                    + "' (known: status, reload)");
+        }
+        return reply;
+    }
+
+    private List<Portal> portals(ServeConfig cfg) {
+        List<Portal> result = new ArrayList<>();
+        if (listen != null && !listen.isEmpty()) {
+            for (String l : listen) {
+                result.add(Portal.parse("--listen", l));
+            }
+        } else if (cfg.portals() != null && !cfg.portals().isEmpty()) {
+            for (String l : cfg.portals()) {
+                result.add(Portal.parse("--config portals", l));
+            }
+        } else {
+            result.add(new Portal("127.0.0.1", Portal.DEFAULT_PORT));
+        }
+        return result;
+    }
+
+    /** The brief's rule: beyond loopback, every target needs CHAP unless the operator opts out explicitly. */
+    private void refuseOpenExposure(ServeConfig cfg, List<Portal> portals) {
+        if (insecure) {
+            return;
+        }
+        List<String> exposed = portals.stream().filter(p -> !p.isLoopback()).map(Portal::toString).toList();
+        if (exposed.isEmpty()) {
+            return;
+        }
+        List<String> open = (cfg.targets() == null ? List.<ServeConfig.Target>of() : cfg.targets()).stream()
+                .filter(t -> t.auth() == null).map(ServeConfig.Target::name).toList();
+        if (!open.isEmpty()) {
+            throw new IllegalArgumentException("refusing to listen on " + String.join(", ", exposed)
+                    + " with targets that have no CHAP (" + String.join(", ", open)
+                    + "): set \"auth\" for them in --config, or pass --insecure");
+        }
+    }
+
+    private static String join(List<InetSocketAddress> addrs) {
+        StringBuilder sb = new StringBuilder();
+        for (InetSocketAddress a : addrs) {
+            sb.append(sb.isEmpty() ? "" : ", ").append(a.getAddress().getHostAddress()).append(':').append(a.getPort());
+        }
+        return sb.toString();
+    }
+
+}

@@ -1,0 +1,259 @@
+package io.hostwide.cli.serve;
+
+import io.hostwide.cli.util.Sizes;
+import io.hostwide.iscsi.login.ChapPolicy;
+import io.hostwide.iscsi.login.ChapSecret;
+import io.hostwide.iscsi.server.IscsiTargetServer;
+import io.hostwide.target.TargetCore;
+import io.hostwide.target.backstore.Backstore;
+import io.hostwide.target.backstore.FileBackstore;
+import io.hostwide.target.backstore.NullBackstore;
+import io.hostwide.target.backstore.RamBackstore;
+import io.hostwide.target.model.Device;
+import io.hostwide.target.model.DeviceAttributes;
+import io.hostwide.target.model.NodeAcl;
+import io.hostwide.target.model.ScsiTarget;
+import io.hostwide.target.model.TargetPort;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a checked {@link ServeConfig} into a running target: backstores and
+ * devices in a {@link TargetCore}, one target port (TPG 1) per target with its
+ * LUNs and ACLs, and an {@link IscsiTargetServer} exporting them on the portals.
+ */
+public final class TargetAssembly implements AutoCloseable {
+
+    /** The target served when there is no configuration file. */
+    public static final String DEFAULT_TARGET = "iqn.2026-12.io.hostwide:target0";
+    static final int ISCSI_PROTOCOL_ID = 5; // SPC-4 §7.6.1, table 444: iSCSI
+    static final int DEFAULT_QUEUE_DEPTH = 128;
+
+    private final TargetCore core;
+    private final IscsiTargetServer server;
+    private final List<String> summary;
+    private final Map<String, Device> devices;
+    private final Map<String, TargetPort> ports;
+    private ServeConfig current;
+
+    private TargetAssembly(TargetCore core, IscsiTargetServer server, List<String> summary,
+                           Map<String, Device> devices, Map<String, TargetPort> ports, ServeConfig current) {
+        this.core = core;
+        this.server = server;
+        this.summary = summary;
+        this.devices = devices;
+        this.ports = ports;
+        this.current = current;
+    }
+
+    /** With no configuration: one target, LUN 0 = a 1 GiB thin RAM disk, any initiator. */
+    public static ServeConfig defaultConfig() {
+        return new ServeConfig(null, null, null,
+                Map.of("ram0", new ServeConfig.Backstore("ram", "1g", null, 512, true, null, null, null, null, null)),
+                List.of(new ServeConfig.Target(DEFAULT_TARGET, null, null,
+                        List.of(new ServeConfig.Lun(0, "ram0")), null)));
+    }
+
+    /**
+     * Builds everything; nothing listens until {@link #start()}. On failure, whatever was
+     * opened (backstore files) is closed again.
+     */
+    public static TargetAssembly build(ServeConfig cfg, List<InetSocketAddress> portals, Integer queueDepthOverride) {
+        TargetCore core = new TargetCore();
+        try {
+            List<String> summary = new ArrayList<>();
+            Map<String, Device> devices = new LinkedHashMap<>();
+            if (cfg.backstores() != null) {
+                cfg.backstores().forEach((name, b) -> {
+                    Device d = core.addDevice(name, openBackstore(name, b), attributes(b));
+                    devices.put(name, d);
+                    summary.add("backstore " + name + ": " + d.backstore().describe() + flags(b));
+                });
+            }
+            int qd = queueDepthOverride != null ? queueDepthOverride
+                    : cfg.session() != null && cfg.session().queueDepth() != null ? cfg.session().queueDepth()
+                    : DEFAULT_QUEUE_DEPTH;
+            IscsiTargetServer.Builder sb = IscsiTargetServer.builder(core).queueDepth(qd);
+            Map<String, TargetPort> ports = new LinkedHashMap<>();
+            portals.forEach(sb::portal);
+            if (cfg.discoveryAuth() != null) {
+                sb.discoveryChap(chap(cfg.discoveryAuth()));
+            }
+            for (ServeConfig.Target t : cfg.targets() == null ? List.<ServeConfig.Target>of() : cfg.targets()) {
+                ScsiTarget st = core.addTarget(t.name());
+                TargetPort port = core.addPort(st, 1, ISCSI_PROTOCOL_ID);
+                for (ServeConfig.Lun l : t.luns() == null ? List.<ServeConfig.Lun>of() : t.luns()) {
+                    port.addLun(l.lun(), devices.get(l.backstore()));
+                    summary.add("target " + t.name() + " LUN " + l.lun() + " = " + l.backstore());
+                }
+                applyAcls(port, t);
+                sb.export(port, t.auth() == null ? ChapPolicy.NONE : chap(t.auth()), t.alias());
+                ports.put(t.name(), port);
+            }
+            return new TargetAssembly(core, sb.build(), summary, devices, ports, cfg);
+        } catch (RuntimeException e) {
+            core.close();
+            throw e;
+        }
+    }
+
+    /** Replaces a port's ACLs with the configured ones; no ACLs means any initiator (demo mode). */
+    static void applyAcls(TargetPort port, ServeConfig.Target t) {
+        if (t.acls() == null) {
+            port.demoMode(true, false);
+            return;
+        }
+        port.demoMode(false, false);
+        for (ServeConfig.Acl a : t.acls()) {
+            NodeAcl acl = port.addAcl(a.initiator());
+            for (ServeConfig.MappedLun m : a.luns() == null ? List.<ServeConfig.MappedLun>of() : a.luns()) {
+                acl.map(m.mappedLun() == null ? m.lun() : m.mappedLun(), m.lun(), Boolean.TRUE.equals(m.readOnly()));
+            }
+        }
+    }
+
+    /**
+     * Applies a new configuration's LUN maps and ACLs to the running target without a
+     * restart (SIGHUP, {@code hostwide admin reload}). Backstores may be added; portals,
+     * session settings, CHAP, the set of targets and existing backstores' definitions
+     * need a restart: such a change is refused as a whole, before anything is touched.
+     *
+     * @return one line per change made (empty when nothing changed)
+     */
+    public synchronized List<String> reload(ServeConfig next) {
+        ConfigDiff diff = new ConfigDiff(current, next);
+        diff.refuseRestartOnlyChanges();
+        List<String> changes = new ArrayList<>();
+        Map<String, ServeConfig.Backstore> stores = next.backstores() == null ? Map.of() : next.backstores();
+        stores.forEach((name, b) -> {
+            if (!devices.containsKey(name)) {
+                Device d = core.addDevice(name, openBackstore(name, b), attributes(b));
+                devices.put(name, d);
+                changes.add("added backstore " + name + ": " + d.backstore().describe() + flags(b));
+            }
+        });
+        for (ServeConfig.Target t : next.targets() == null ? List.<ServeConfig.Target>of() : next.targets()) {
+            changes.addAll(ConfigDiff.applyLuns(ports.get(t.name()), t, devices));
+            changes.addAll(ConfigDiff.applyAcls(ports.get(t.name()), diff.oldTarget(t.name()), t));
+        }
+        current = next;
+        return changes;
+    }
+
+    /** What {@code hostwide admin status} shows: portals, targets with LUNs and ACL mode, sessions. No secrets. */
+    public synchronized Map<String, Object> status() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("portals", server.boundAddresses().stream()
+                .map(a -> a.getAddress().getHostAddress() + ":" + a.getPort()).toList());
+        List<Map<String, Object>> targets = new ArrayList<>();
+        ports.forEach((name, port) -> {
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("name", name);
+            t.put("any_initiator", port.demoMode());
+            t.put("luns", port.luns().stream().map(l -> {
+                Map<String, Object> lm = new LinkedHashMap<>();
+                lm.put("lun", l.lunNumber());
+                lm.put("backstore", l.device().name());
+                lm.put("describe", l.device().backstore().describe());
+                return lm;
+            }).toList());
+            targets.add(t);
+        });
+        m.put("targets", targets);
+        m.put("sessions", core.sessions().stream().map(s -> {
+            Map<String, Object> sm = new LinkedHashMap<>();
+            sm.put("initiator", s.initiatorName());
+            sm.put("initiator_port", s.initiatorPortName());
+            sm.put("target_port", s.port().portName());
+            return sm;
+        }).toList());
+        return m;
+    }
+
+    private static Backstore openBackstore(String name, ServeConfig.Backstore b) {
+        int bs = b.blockSize() == null ? 512 : b.blockSize();
+        long size = b.size() == null ? 0 : Sizes.parseBytes("backstores." + name + ".size", b.size());
+        return switch (b.type()) {
+            case "ram" -> new RamBackstore(size, bs);
+            case "null" -> new NullBackstore(size, bs);
+            case "file" -> {
+                try {
+                    yield new FileBackstore(Path.of(b.path()), size, bs, !Boolean.FALSE.equals(b.thin()));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("backstores." + name + ": cannot open " + b.path() + ": "
+                            + e.getMessage(), e);
+                }
+            }
+            default -> throw new IllegalArgumentException("backstores." + name + ".type '" + b.type() + "' is unknown");
+        };
+    }
+
+    private static DeviceAttributes attributes(ServeConfig.Backstore b) {
+        DeviceAttributes a = new DeviceAttributes()
+                .thinProvisioning(!Boolean.FALSE.equals(b.thin()))
+                .removable(Boolean.TRUE.equals(b.removable()))
+                .writeProtect(Boolean.TRUE.equals(b.writeProtect()))
+                .nonRotational(true);
+        if (b.writeCache() != null) {
+            a.writeCacheEnabled(b.writeCache());
+        }
+        if (b.queueDepth() != null) {
+            a.queueDepth(b.queueDepth());
+        }
+        return a;
+    }
+
+    private static String flags(ServeConfig.Backstore b) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(Boolean.FALSE.equals(b.thin()) ? ", thick" : ", thin");
+        if (Boolean.TRUE.equals(b.removable())) {
+            sb.append(", removable");
+        }
+        if (Boolean.TRUE.equals(b.writeProtect())) {
+            sb.append(", write-protected");
+        }
+        return sb.toString();
+    }
+
+    private static ChapPolicy chap(ServeConfig.Chap c) {
+        return new ChapPolicy(ChapSecret.of(c.user(), c.secret()),
+                c.mutualUser() == null ? null : ChapSecret.of(c.mutualUser(), c.mutualSecret()));
+    }
+
+    public void start() throws IOException {
+        server.start();
+    }
+
+    public List<InetSocketAddress> boundAddresses() {
+        return server.boundAddresses();
+    }
+
+    public List<String> summary() {
+        return summary;
+    }
+
+    public TargetCore core() {
+        return core;
+    }
+
+    public IscsiTargetServer server() {
+        return server;
+    }
+
+    /** Stops listening, ends every connection (their commands end once), then closes the core and backstores. */
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } finally {
+            core.close();
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.hostwide.cli.serve;
+
+import io.hostwide.target.model.MappedLun;
+import io.hostwide.target.model.TargetPort;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ReloadTest {
+
+    private static final String T = "iqn.2026-12.io.hostwide:t1";
+    private static final String I = "iqn.1994-05.com.example:client";
+
+    private static ServeConfig cfg(String json) {
+        return ServeConfigLoader.parse("test", json);
+    }
+
+    private static final String BASE = """
+            { "backstores": { "a": { "type": "ram", "size": "1m" } },
+              "targets": [ { "name": "%s", "luns": [ { "lun": 0, "backstore": "a" } ] } ] }
+            """.formatted(T);
+
+    private static TargetAssembly assemble(String json) {
+        return TargetAssembly.build(cfg(json), List.of(new InetSocketAddress("127.0.0.1", 0)), null);
+    }
+
+    private static TargetPort port(TargetAssembly a) {
+        return a.core().target(T).port(1);
+    }
+
+    @Test
+    void addsBackstoresLunsAndAclsLive() {
+        try (TargetAssembly a = assemble(BASE)) {
+            List<String> changes = a.reload(cfg("""
+                    { "backstores": { "a": { "type": "ram", "size": "1m" }, "b": { "type": "ram", "size": "2m" } },
+                      "targets": [ { "name": "%s", "luns": [ { "lun": 0, "backstore": "a" }, { "lun": 5, "backstore": "b" } ],
+                                     "acls": [ { "initiator": "%s", "luns": [ { "lun": 5, "mapped_lun": 0, "read_only": true } ] } ] } ] }
+                    """.formatted(T, I)));
+            assertThat(changes).contains(T + ": LUN 5 = b", T + ": added ACL " + I, T + ": only listed initiators admitted");
+            TargetPort p = port(a);
+            assertThat(p.lun(5).device().name()).isEqualTo("b");
+            assertThat(p.demoMode()).isFalse();
+            List<MappedLun> m = p.acl(I).mappedLuns();
+            assertThat(m).singleElement().satisfies(x -> {
+                assertThat(x.mappedLun()).isZero();
+                assertThat(x.lun().lunNumber()).isEqualTo(5);
+                assertThat(x.readOnly()).isTrue();
+            });
+            // And back: ACLs gone, demo mode on, LUN 5 removed.
+            List<String> back = a.reload(cfg(BASE.replace("\"a\": { \"type\": \"ram\", \"size\": \"1m\" }",
+                    "\"a\": { \"type\": \"ram\", \"size\": \"1m\" }, \"b\": { \"type\": \"ram\", \"size\": \"2m\" }")));
+            assertThat(back).contains(T + ": removed LUN 5 (b)", T + ": removed ACL " + I);
+            assertThat(p.acl(I)).isNull();
+            assertThat(p.demoMode()).isTrue();
+            assertThat(a.reload(cfg(BASE.replace("\"a\": { \"type\": \"ram\", \"size\": \"1m\" }",
+                    "\"a\": { \"type\": \"ram\", \"size\": \"1m\" }, \"b\": { \"type\": \"ram\", \"size\": \"2m\" }"))))
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void restartOnlyChangesAreRefusedWholeAndChangeNothing() {
+        try (TargetAssembly a = assemble(BASE)) {
+            String changed = """
+                    { "portals": ["127.0.0.1:3999"],
+                      "backstores": { "a": { "type": "ram", "size": "2m" } },
+                      "targets": [ { "name": "%s", "luns": [ { "lun": 0, "backstore": "a" }, { "lun": 1, "backstore": "a" } ] } ] }
+                    """.formatted(T);
+            assertThatThrownBy(() -> a.reload(cfg(changed)))
+                    .hasMessageStartingWith("reload refused, nothing changed: portals, backstores.a");
+            assertThat(port(a).lun(1)).isNull();
+        }
+    }
+
+    @Test
+    void adminSocketAnswersStatusAndErrors() throws Exception {
+        try (TargetAssembly a = assemble(BASE)) {
+            a.start();
+            Path dir = Files.createTempDirectory("hw-admin");
+            Path sock = dir.resolve("s.sock");
+            try (AdminSocket s = AdminSocket.open(sock, cmd -> {
+                if (!cmd.equals("status")) {
+                    throw new IllegalArgumentException("unknown admin command '" + cmd + "'");
+                }
+                return Map.of("ok", true, "targets", a.status().get("targets"));
+            })) {
+                assertThat(AdminSocket.request(sock, "status")).contains("\"ok\" : true").contains(T).contains("\"lun\" : 0");
+                assertThat(AdminSocket.request(sock, "bogus")).contains("\"ok\" : false").contains("unknown admin command");
+                assertThatThrownBy(() -> AdminSocket.open(sock, c -> Map.of())).hasMessageContaining("another running");
+            }
+            assertThat(sock).doesNotExist();
+        }
+    }
+}

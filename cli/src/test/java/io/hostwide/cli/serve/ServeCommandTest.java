@@ -1,0 +1,55 @@
+package io.hostwide.cli.serve;
+
+import io.hostwide.cli.Main;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ServeCommandTest {
+
+    private static String[] run(String... args) {
+        CommandLine cl = Main.commandLine();
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        cl.setOut(new PrintWriter(new StringWriter(), true));
+        int status = cl.execute(args);
+        return new String[] {Integer.toString(status), err.toString()};
+    }
+
+    @Test
+    void refusesNonLoopbackWithoutChap() {
+        String[] r = run("serve", "--listen", "0.0.0.0:0");
+        assertThat(r[0]).isEqualTo("2");
+        assertThat(r[1]).startsWith("hostwide serve: refusing to listen on 0.0.0.0:0 with targets that have no CHAP")
+                .contains("--insecure").doesNotContain("\tat ");
+    }
+
+    @Test
+    void badListenAndQueueDepthAreUsageErrors() {
+        assertThat(run("serve", "--listen", "127.0.0.1:70000")[1]).contains("port 70000 is out of range");
+        assertThat(run("serve", "--queue-depth", "0")[1]).contains("--queue-depth: 0 is out of range");
+        assertThat(run("serve", "--config", "/nonexistent/hw.json")[1]).contains("/nonexistent/hw.json does not exist");
+    }
+
+    @Test
+    void defaultAssemblyServesOnAFreeLoopbackPort() throws Exception {
+        try (TargetAssembly a = TargetAssembly.build(TargetAssembly.defaultConfig(),
+                List.of(new InetSocketAddress("127.0.0.1", 0)), null)) {
+            a.start();
+            InetSocketAddress bound = a.boundAddresses().get(0);
+            assertThat(bound.getPort()).isPositive();
+            try (Socket s = new Socket(bound.getAddress(), bound.getPort())) {
+                assertThat(s.isConnected()).isTrue();
+            }
+            assertThat(a.summary()).anyMatch(l -> l.contains("LUN 0 = ram0"));
+            assertThat(a.core().target(TargetAssembly.DEFAULT_TARGET)).isNotNull();
+        }
+    }
+}

@@ -1,0 +1,325 @@
+package io.hostwide.iscsi.server;
+
+import io.hostwide.iscsi.login.Admission;
+import io.hostwide.iscsi.login.ChapPolicy;
+import io.hostwide.iscsi.login.LoginEnvironment;
+import io.hostwide.iscsi.login.LoginStateMachine;
+import io.hostwide.iscsi.login.LoginStep;
+import io.hostwide.iscsi.login.LoginTarget;
+import io.hostwide.iscsi.login.NegotiatedParameters;
+import io.hostwide.iscsi.login.NegotiationPolicy;
+import io.hostwide.iscsi.login.SessionRequest;
+import io.hostwide.iscsi.pdu.DecodeError;
+import io.hostwide.iscsi.pdu.DecodeResult;
+import io.hostwide.iscsi.pdu.HotPdu;
+import io.hostwide.iscsi.pdu.LoginRequest;
+import io.hostwide.iscsi.pdu.Pdu;
+import io.hostwide.iscsi.pdu.PduDecoder;
+import io.hostwide.iscsi.pdu.Reject;
+import io.hostwide.iscsi.spec.Bhs;
+import io.hostwide.iscsi.spec.LoginStatus;
+import io.hostwide.iscsi.spec.RejectReason;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.security.SecureRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One TCP connection: a platform thread reads with blocking I/O, decodes every complete PDU in what arrived,
+ * handles each (RAM-backed commands complete right there), then flushes all responses with one write before it
+ * blocks again. Login first (RFC 7143 §6), then the full feature phase ({@link FullFeature}).
+ *
+ * <p>Blocking reads on a thread per connection suit a 2-core machine: no selector wake-ups or hand-offs between
+ * threads, the kernel wakes the reader exactly when bytes arrive, and each wake-up handles a whole batch.
+ */
+final class Connection implements LoginEnvironment {
+    static final Logger LOG = Logger.getLogger(Connection.class.getName());
+    /** -Dhostwide.iscsi.trace=true logs every full-feature PDU received (debugging aid; off by default). */
+    static final boolean TRACE = Boolean.getBoolean("hostwide.iscsi.trace");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    final IscsiTargetServer server;
+    private final SocketChannel channel;
+    private final ByteBuffer recv;
+    private final ByteBuffer send;
+    final ResponseWriter writer;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean cleaned = new AtomicBoolean();
+    private final long connectedNanos = System.nanoTime();
+    private volatile Thread reader;
+    private PduDecoder decoder = PduDecoder.forTarget(false, false, LoginStateMachineLimits.LOGIN_SEGMENT);
+    private LoginStateMachine login;
+    private ExportedTarget loginTarget;
+    private volatile IscsiSession session;
+    private volatile FullFeature ffp;
+    private int cid;
+    private final HotPdu hot = new HotPdu();
+    final Keepalive keepalive;
+
+    Connection(IscsiTargetServer server, SocketChannel channel) {
+        this.server = server;
+        this.channel = channel;
+        this.recv = server.recvPool.take();
+        this.send = server.sendPool.take();
+        this.writer = new ResponseWriter(channel, send);
+        this.login = new LoginStateMachine(this, RANDOM.nextInt(), RANDOM);
+        this.keepalive = new Keepalive(server.nopInIntervalNanos(), server.nopInTimeoutNanos());
+    }
+
+    void start() {
+        Thread t = new Thread(this::run, "iscsi-conn-" + channel.socket().getRemoteSocketAddress());
+        t.setDaemon(true);
+        reader = t;
+        t.start();
+    }
+
+    int cid() {
+        return cid;
+    }
+
+    IscsiSession session() {
+        return session;
+    }
+
+    FullFeature fullFeature() {
+        return ffp;
+    }
+
+    boolean onReaderThread() {
+        return Thread.currentThread() == reader;
+    }
+
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    private void run() {
+        try {
+            while (!closed.get()) {
+                writer.flush();
+                if (writer.broken() || channel.read(recv) < 0) {
+                    break;
+                }
+                keepalive.heard(System.nanoTime());
+                recv.flip();
+                drain();
+                recv.compact();
+            }
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "connection read ended", e);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "connection failed", e);
+        } finally {
+            writer.flush();
+            close("reader ended");
+            cleanup();
+        }
+    }
+
+    /** Decodes and handles every complete PDU in the receive buffer. */
+    private void drain() {
+        while (!closed.get() && recv.remaining() >= Bhs.LENGTH) {
+            int at = recv.position();
+            int rest = decoder.remainder(recv, at);
+            if (rest == PduDecoder.FRAME_TOO_LARGE) {
+                onDecodeError(decoder.oversize(recv, at));
+                return;
+            }
+            if (recv.remaining() < Bhs.LENGTH + rest) {
+                return; // the rest of this PDU has not arrived yet
+            }
+            FullFeature f = ffp;
+            if (f != null && !TRACE && decoder.hot(recv, at, hot)) {
+                f.onHot(hot); // SCSI Command / Data-Out straight from the buffer
+                recv.position(at + Bhs.LENGTH + rest);
+                continue;
+            }
+            DecodeResult r = decoder.decode(recv, at);
+            recv.position(at + Bhs.LENGTH + rest);
+            if (r instanceof DecodeError e) {
+                onDecodeError(e);
+            } else if (ffp != null) {
+                ffp.onPdu((Pdu) r);
+            } else {
+                onLoginPdu((Pdu) r);
+            }
+        }
+    }
+
+    void onDecodeError(DecodeError e) {
+        if (TRACE) {
+            LOG.info("cid " + cid + " decode error: " + e.detail() + " " + e.reason());
+        }
+        if (e.reason() != null) {
+            reject(e.reason(), e.rejectedHeader());
+        }
+        if (e.dropConnection()) {
+            close(e.detail());
+        }
+    }
+
+    void reject(RejectReason reason, ByteBuffer header) {
+        if (TRACE) {
+            LOG.info("cid " + cid + " -> Reject " + reason);
+        }
+        IscsiSession s = session;
+        writer.send(sn -> new Reject(reason.code, sn, s == null ? 0 : s.expCmdSn(), s == null ? 0 : s.maxCmdSn(), 0,
+                header), true);
+    }
+
+    private void onLoginPdu(Pdu p) {
+        if (!(p instanceof LoginRequest req)) {
+            // RFC 7143 §6.3: only Login Requests before the full feature phase; anything else ends the connection
+            close("non-login PDU during login");
+            return;
+        }
+        if (login.finished()) {
+            close("login request after login ended");
+            return;
+        }
+        cid = req.cid();
+        LoginStep step = login.onRequest(req);
+        writer.sendAsIs(step.response());
+        switch (step.outcome()) {
+            case CONTINUE -> { }
+            case FAILED -> {
+                LOG.fine(() -> "login failed: " + step.reason());
+                writer.flush();
+                close("login failed");
+            }
+            case FULL_FEATURE -> enterFullFeature(step);
+        }
+    }
+
+    private void enterFullFeature(LoginStep step) {
+        writer.flush(); // the last Login Response goes out without digests
+        NegotiatedParameters p = step.session().parameters();
+        if (step.session().tsih() != 0) { // a connection joining a session keeps the session's LO values
+            p = p.forConnectionOf(session.params);
+        }
+        decoder = PduDecoder.forTarget(p.headerDigest(), p.dataDigest(), p.targetMaxRecvDataSegmentLength());
+        writer.enterFullFeature(p.headerDigest(), p.dataDigest(), p.initiatorMaxRecvDataSegmentLength(),
+                p.maxBurstLength(), login.nextStatSn());
+        ffp = new FullFeature(this, session, p);
+        login = null;
+    }
+
+    // LoginEnvironment, answered for this connection.
+
+    @Override
+    public LoginTarget target(String name) {
+        ExportedTarget t = server.exported(name);
+        return t == null ? null : t.loginTarget();
+    }
+
+    @Override
+    public ChapPolicy discoveryChap() {
+        return server.discoveryChap();
+    }
+
+    @Override
+    public NegotiationPolicy policy() {
+        return server.negotiationPolicy();
+    }
+
+    @Override
+    public Admission admit(SessionRequest request) {
+        loginTarget = request.targetName() == null ? null : server.exported(request.targetName());
+        if (request.targetName() != null && loginTarget == null) {
+            return Admission.refused(LoginStatus.TARGET_REMOVED);
+        }
+        return server.registry.admit(request, loginTarget, this);
+    }
+
+    void bind(IscsiSession s) {
+        this.session = s;
+    }
+
+    /** A command completed (any thread): send its Data-In and status, free its window slot and task. */
+    void completed(Task t) {
+        FullFeature f = ffp;
+        if (f != null) {
+            f.completed(t);
+        }
+        if (!onReaderThread()) {
+            writer.flush();
+        }
+    }
+
+    /**
+     * Keepalive thread: closes a connection whose login has not finished in time (a socket that never logs in must
+     * not hold a thread and buffers forever), pings a silent full-feature connection, closes one that stopped
+     * answering.
+     */
+    void checkAlive(long now) {
+        if (closed.get()) {
+            return;
+        }
+        if (ffp == null) {
+            if (now - connectedNanos > server.loginTimeoutNanos()) {
+                close("login not finished in time");
+            }
+            return;
+        }
+        IscsiSession s = session;
+        if (s == null || server.nopInIntervalNanos() == 0) {
+            return;
+        }
+        switch (keepalive.check(now)) {
+            case Keepalive.PING -> keepalive.ping(this, s, now);
+            case Keepalive.DEAD -> close("NOP-In ping not answered");
+            default -> { }
+        }
+    }
+
+    /** Closes the connection once: pending tasks are failed exactly once, the session learns it lost a connection. */
+    void close(String why) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.fine(() -> "connection closed: " + why);
+        try {
+            channel.close(); // a blocked read or write on the reader thread fails now; it then runs cleanup()
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "close", e);
+        }
+        if (reader == null) { // never started: nobody else will clean up
+            cleanup();
+        }
+    }
+
+    /**
+     * Runs once, on the reader thread as it exits (or in {@link #close} for a connection that never started), so
+     * that the tasks the reader owns are never torn down under its feet: tasks still waiting for Data-Out end here
+     * exactly once, tasks inside the core end in {@link #completed} (their responses are dropped), the session
+     * learns it lost a connection, and the buffers go back to the pools.
+     */
+    private void cleanup() {
+        if (!cleaned.compareAndSet(false, true)) {
+            return;
+        }
+        FullFeature f = ffp;
+        if (f != null) {
+            f.abortAll();
+        }
+        IscsiSession s = session;
+        if (s != null) {
+            s.detach(this);
+        }
+        server.connectionClosed(this);
+        writer.retire();
+        server.recvPool.give(recv);
+        server.sendPool.give(send);
+    }
+
+    /** Login limits, kept here so the connection does not reach into the login package's internals. */
+    static final class LoginStateMachineLimits {
+        /** RFC 7143 §13.12: login PDUs carry at most 8192 bytes. */
+        static final int LOGIN_SEGMENT = 8192;
+
+        private LoginStateMachineLimits() {}
+    }
+}
