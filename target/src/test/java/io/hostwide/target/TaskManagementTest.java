@@ -93,6 +93,8 @@ class TaskManagementTest {
             assertThat(done(tmf(h, s, TmfFunction.ABORT_TASK, LunAddress.encode(7), t)).response())
                     .isEqualTo(TmfResponse.INCORRECT_LOGICAL_UNIT_NUMBER);
             assertThat(done(tmf(h, s, TmfFunction.CLEAR_ACA, LUN0, 0)).response()).isEqualTo(TmfResponse.FUNCTION_REJECTED);
+            assertThat(done(tmf(h, s, TmfFunction.fromIscsiFunction(8), LUN0, 0)).response())
+                    .as("TASK REASSIGN / unknown codes").isEqualTo(TmfResponse.FUNCTION_REJECTED);
             assertThat(h.core.taskManagement().abortsNoTask()).isEqualTo(1);
         }
     }

@@ -59,6 +59,10 @@ public final class TaskManagement {
      * @param referencedTag the tag of the task ABORT TASK / QUERY TASK refer to
      */
     public void request(Session s, TmfFunction f, long lun, long referencedTag, TmfCallback cb) {
+        if (f == null) { // a code the fabric could not map (TmfFunction.fromIscsiFunction returned null)
+            cb.done(new TmfResult(null, TmfResponse.FUNCTION_REJECTED, new long[0], 0));
+            return;
+        }
         SessionLun sl = null;
         if (f.lunScoped()) {
             int n = LunAddress.decode(lun);
