@@ -35,7 +35,24 @@ public interface BlkMqOps {
         return 0;
     }
 
+    /**
+     * As {@link #getBudget(RequestQueue)}, told which hardware queue is dispatching (a driver
+     * that wakes budget waiters per hctx needs it). The block layer always calls this one.
+     */
+    default int getBudget(Hctx hctx) {
+        return getBudget(hctx.queue());
+    }
+
     default void putBudget(RequestQueue q, int token) {
+    }
+
+    /**
+     * True when the driver re-runs queues after a budget failure itself (SCSI's
+     * {@code sdev->restarts}, digest §4.3/§4.6); the block layer then neither counts the
+     * failure nor re-runs on release, so the driver's mechanism can be studied alone.
+     */
+    default boolean budgetRestartsByDriver() {
+        return false;
     }
 
     /** A request exceeded its deadline ({@code timeout} op); default is to let it run on. */

@@ -18,18 +18,22 @@ final class Budget {
     private Budget() {
     }
 
-    static int take(RequestQueue q) {
+    static int take(Hctx h) {
+        RequestQueue q = h.q;
         BlkMqOps ops = q.set.ops;
         if (!ops.hasBudget()) {
             return UNUSED;
         }
-        int token = ops.getBudget(q);
+        int token = ops.getBudget(h);
         if (token >= 0) {
             return token;
         }
+        if (ops.budgetRestartsByDriver()) {
+            return NONE;
+        }
         // Full-fence RMW; pairs with the fence in release() between putBudget and the restarts read.
         q.incBudgetRestarts();
-        token = ops.getBudget(q);
+        token = ops.getBudget(h);
         return token >= 0 ? token : NONE;
     }
 
@@ -37,7 +41,11 @@ final class Budget {
         if (token < 0) {
             return;
         }
-        q.set.ops.putBudget(q, token);
+        BlkMqOps ops = q.set.ops;
+        ops.putBudget(q, token);
+        if (ops.budgetRestartsByDriver()) {
+            return;
+        }
         VarHandle.fullFence();
         if (q.budgetRestarts() != 0 && q.clearBudgetRestarts()) {
             q.runHwQueues(true);

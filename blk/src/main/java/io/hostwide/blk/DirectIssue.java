@@ -71,7 +71,7 @@ final class DirectIssue {
         if (q.isQuiesced() || h.testState(Hctx.S_STOPPED)) {
             return null;
         }
-        int token = Budget.take(q);
+        int token = Budget.take(h);
         if (token == Budget.NONE) {
             return null;
         }

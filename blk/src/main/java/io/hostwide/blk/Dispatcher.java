@@ -140,7 +140,7 @@ final class Dispatcher {
             if (!h.anyCtxPending()) {
                 break;
             }
-            int token = Budget.take(h.q);
+            int token = Budget.take(h);
             if (token == Budget.NONE) {
                 break;
             }
@@ -195,7 +195,7 @@ final class Dispatcher {
                 busy = true;
                 break;
             }
-            int token = Budget.take(q);
+            int token = Budget.take(h);
             if (token == Budget.NONE) {
                 break;
             }
@@ -326,7 +326,7 @@ final class Dispatcher {
 
     private static int prepDispatchRq(Hctx h, Request rq, boolean getBudget) {
         if (getBudget && rq.budgetToken < 0) {
-            int token = Budget.take(h.q);
+            int token = Budget.take(h);
             if (token == Budget.NONE) {
                 return PREP_NO_BUDGET;
             }

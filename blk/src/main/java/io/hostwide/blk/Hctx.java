@@ -202,8 +202,8 @@ public final class Hctx {
         }
     }
 
-    /** {@code blk_mq_hctx_has_pending}: dispatch list, any ctx, or the scheduler. */
-    boolean hasPending() {
+    /** {@code blk_mq_hctx_has_pending}: dispatch list, any ctx, or the scheduler (drivers use it to pick whom to wake). */
+    public boolean hasPending() {
         if (dispatchListNonEmpty() || anyCtxPending()) {
             return true;
         }

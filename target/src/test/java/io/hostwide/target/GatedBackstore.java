@@ -6,7 +6,8 @@ import io.hostwide.target.backstore.RamBackstore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
+import java.util.ArrayDeque;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,8 +18,12 @@ import java.util.concurrent.TimeUnit;
 final class GatedBackstore implements Backstore {
     private final RamBackstore ram;
     private final LinkedBlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
-    private final Semaphore permits = new Semaphore(0);
-    private final java.util.Map<Long, Semaphore> lbaPermits = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Parked operations, oldest first; {@link #release} opens them in arrival order. */
+    private final ArrayDeque<Parked> parked = new ArrayDeque<>();
+
+    /** One held operation. */
+    private record Parked(long lba, CountDownLatch latch) {}
+    private int spare; // permits handed out before anything was parked
     volatile boolean hold = true;
 
     GatedBackstore(long bytes, int blockSize) { this.ram = new RamBackstore(bytes, blockSize); }
@@ -39,6 +44,31 @@ final class GatedBackstore implements Backstore {
     /** Arrivals not yet taken with {@link #nextArrival()}. */
     int pendingArrivals() { return arrivals.size(); }
 
+    /** Lets the {@code n} oldest held operations proceed (or the next ones to arrive, if fewer are held). */
+    synchronized void release(int n) {
+        for (int i = 0; i < n; i++) {
+            Parked oldest = parked.pollFirst();
+            if (oldest != null) {
+                oldest.latch().countDown();
+            } else {
+                spare++;
+            }
+        }
+    }
+
+    /** Lets the held operation at {@code lba} proceed (and not another one). */
+    synchronized void releaseLba(long lba) {
+        for (java.util.Iterator<Parked> it = parked.iterator(); it.hasNext(); ) {
+            Parked p = it.next();
+            if (p.lba() == lba) {
+                it.remove();
+                p.latch().countDown();
+                return;
+            }
+        }
+        throw new AssertionError("no operation held at LBA " + lba);
+    }
+
     /** try-with-resources hook: declared after the harness, it closes first. */
     interface Unblock extends AutoCloseable {
         @Override
@@ -46,24 +76,27 @@ final class GatedBackstore implements Backstore {
     }
 
     /** Stops holding and lets every held operation go (before the device closes: it waits for them). */
-    void unblock() {
-        hold = false;
-        permits.release(1 << 20);
-    }
-
-    /** Lets the held operation at {@code lba} proceed (and not another one). */
-    void releaseLba(long lba) { lbaPermits.computeIfAbsent(lba, k -> new Semaphore(0)).release(); }
-
-    /** Lets {@code n} held operations proceed, whichever they are. */
-    void release(int n) { permits.release(n); }
+    void unblock() { open(); }
 
     private void gate(long lba) {
         boolean held = hold; // read before announcing the arrival: a test may clear hold once it saw it
-        arrivals.add(lba);
-        if (held) {
-            Semaphore mine = lbaPermits.computeIfAbsent(lba, k -> new Semaphore(0));
-            while (!permits.tryAcquire() && !mine.tryAcquire()) {
-                java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+        CountDownLatch mine = null;
+        synchronized (this) {
+            if (held) {
+                if (spare > 0) {
+                    spare--;
+                } else {
+                    mine = new CountDownLatch(1);
+                    parked.addLast(new Parked(lba, mine));
+                }
+            }
+            arrivals.add(lba); // announced after parking, so a release that follows the arrival finds it
+        }
+        if (mine != null) {
+            try {
+                mine.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
@@ -91,10 +124,17 @@ final class GatedBackstore implements Backstore {
     @Override public long provisioningRun(long lba, long maxBlocks) throws IOException { return ram.provisioningRun(lba, maxBlocks); }
     @Override public String describe() { return "gated " + ram.describe(); }
 
+    /** Lets every parked and future operation through. */
+    synchronized void open() {
+        hold = false;
+        spare = Integer.MAX_VALUE / 2;
+        parked.forEach(p -> p.latch().countDown());
+        parked.clear();
+    }
+
     @Override
     public void close() throws IOException {
-        hold = false;
-        permits.release(1 << 20);
+        open();
         ram.close();
     }
 }

@@ -1,0 +1,204 @@
+package io.hostwide.scsi.sd;
+
+import io.hostwide.blk.BlkStatus;
+import io.hostwide.blk.Request;
+import io.hostwide.blk.RequestQueue;
+import io.hostwide.blk.api.BlockDevice;
+import io.hostwide.blk.api.SubmitHandle;
+import io.hostwide.scsi.mid.DeviceInfo;
+import io.hostwide.scsi.mid.HostByte;
+import io.hostwide.scsi.mid.ScsiCmnd;
+import io.hostwide.scsi.mid.ScsiDevice;
+import io.hostwide.scsi.mid.UpperDriver;
+import io.hostwide.scsi.spec.SenseKey;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One SCSI disk ({@code struct scsi_disk}): the {@link BlockDevice} of a scanned direct-access LUN and its upper
+ * driver. READ/WRITE use the 10-byte CDBs unless the LBA or length needs 16 (or {@code force16}); FLUSH sends
+ * SYNCHRONIZE CACHE; DISCARD sends UNMAP when the LUN reports LBPU, else WRITE SAME(16) with UNMAP when it reports
+ * LBPWS, else NOTSUPP (the kernel's {@code provisioning_mode} choice). A request longer than the device's VPD B0h
+ * MAXIMUM TRANSFER LENGTH (or the host's max_sectors) fails with IOERR before it is sent: the block layer here
+ * does not split.
+ */
+public final class ScsiDisk implements BlockDevice, UpperDriver {
+    private static final AtomicInteger DISKS = new AtomicInteger();
+
+    private final ScsiDevice sdev;
+    private final DeviceInfo info;
+    private final String name;
+    private final int lbs;
+    private final boolean use16;
+    private final boolean fuaWrites;
+    private final long maxTransferBytes;
+    private final DiscardMode discardMode;
+    private final AtomicInteger nextCtx = new AtomicInteger();
+    private volatile boolean closed;
+
+    /**
+     * @param fuaWrites set FUA on every WRITE (write-through use of a write-back cache)
+     * @param force16   always use the 16-byte CDBs
+     */
+    public ScsiDisk(ScsiDevice sdev, boolean fuaWrites, boolean force16) {
+        this(sdev, fuaWrites, force16, DiscardMode.AUTO);
+    }
+
+    /** @param discardMode how DISCARD is sent ({@code provisioning_mode}); AUTO follows the LBP VPD page */
+    public ScsiDisk(ScsiDevice sdev, boolean fuaWrites, boolean force16, DiscardMode discardMode) {
+        this.sdev = sdev;
+        this.discardMode = discardMode;
+        this.info = sdev.info();
+        if (info == null) {
+            throw new IllegalArgumentException(sdev + " was not scanned");
+        }
+        this.name = diskName(DISKS.getAndIncrement());
+        this.lbs = info.logicalBlockSize();
+        this.use16 = force16 || info.capacityBlocks() > 0xFFFF_FFFFL;
+        this.fuaWrites = fuaWrites;
+        long hostMax = (long) sdev.host().template().maxSectors() * 512L;
+        long devMax = info.maxTransferBlocks() == 0 ? Long.MAX_VALUE : info.maxTransferBlocks() * lbs;
+        this.maxTransferBytes = Math.min(hostMax, devMax);
+        sdev.rotational(!info.nonRotational());
+        sdev.attach(this);
+    }
+
+    /** sda, sdb, …, sdz, sdaa, … */
+    static String diskName(int index) {
+        StringBuilder sb = new StringBuilder();
+        int i = index;
+        do {
+            sb.insert(0, (char) ('a' + i % 26));
+            i = i / 26 - 1;
+        } while (i >= 0);
+        return "sd" + sb;
+    }
+
+    public ScsiDevice scsiDevice() { return sdev; }
+
+    public DeviceInfo info() { return info; }
+
+    /** Largest READ/WRITE this disk sends, in bytes. */
+    public long maxTransferBytes() { return maxTransferBytes; }
+
+    @Override
+    public String name() { return name; }
+
+    @Override
+    public int logicalBlockSize() { return lbs; }
+
+    @Override
+    public long capacityBytes() { return info.capacityBytes(); }
+
+    @Override
+    public SubmitHandle openHandle() {
+        if (closed) {
+            throw new IllegalStateException(name + " is closed");
+        }
+        RequestQueue q = sdev.queue();
+        int ctx = Math.floorMod(nextCtx.getAndIncrement(), q.nrCtx());
+        return new SubmitHandle(this, q.submitter(ctx));
+    }
+
+    @Override
+    public RequestQueue queue() { return sdev.queue(); }
+
+    /** Waits for outstanding I/O and removes the LUN from its host. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        sdev.host().removeDevice(sdev);
+    }
+
+    // ---- UpperDriver: sd_init_command / sd_done ----
+
+    @Override
+    public BlkStatus initCommand(ScsiCmnd cmd, Request rq) {
+        return switch (rq.op()) {
+            case READ, WRITE -> readWrite(cmd, rq);
+            case FLUSH -> {
+                byte[] c = cdbOf(cmd);
+                sdev.prepare(cmd, c, SdCdb.synchronizeCache(c, use16), ScsiCmnd.DIR_NONE, null, 0, 0);
+                yield BlkStatus.OK;
+            }
+            case DISCARD -> discard(cmd, rq);
+        };
+    }
+
+    private BlkStatus readWrite(ScsiCmnd cmd, Request rq) {
+        if (rq.length() > maxTransferBytes) {
+            return BlkStatus.IOERR;
+        }
+        boolean write = rq.op() == io.hostwide.blk.ReqOp.WRITE;
+        long lba = rq.offset() / lbs;
+        int blocks = rq.length() / lbs;
+        byte[] c = cdbOf(cmd);
+        int n = SdCdb.readWrite(c, write, lba, blocks, write && fuaWrites, use16);
+        ByteBuffer buf = rq.buffer();
+        sdev.prepare(cmd, c, n, write ? ScsiCmnd.DIR_TO_DEVICE : ScsiCmnd.DIR_FROM_DEVICE, buf, buf.position(), rq.length());
+        return BlkStatus.OK;
+    }
+
+    private BlkStatus discard(ScsiCmnd cmd, Request rq) {
+        long lba = rq.offset() / lbs;
+        int blocks = rq.length() / lbs;
+        byte[] c = cdbOf(cmd);
+        boolean unmap = discardMode == DiscardMode.UNMAP ? info.thinProvisioned()
+                : discardMode == DiscardMode.AUTO && info.lbpu();
+        boolean writeSame = discardMode == DiscardMode.WRITE_SAME_16 ? info.thinProvisioned()
+                : discardMode == DiscardMode.AUTO && info.lbpws();
+        if (unmap) {
+            if (info.maxUnmapBlocks() != 0 && blocks > info.maxUnmapBlocks()) {
+                return BlkStatus.IOERR;
+            }
+            int len = SdCdb.UNMAP_HEADER + SdCdb.UNMAP_DESCRIPTOR;
+            ByteBuffer p = cmd.scratch(len);
+            SdCdb.unmapParameters(p.array(), lba, blocks);
+            sdev.prepare(cmd, c, SdCdb.unmap(c, len), ScsiCmnd.DIR_TO_DEVICE, p, 0, len);
+            return BlkStatus.OK;
+        }
+        if (writeSame) {
+            if (info.maxWriteSameBlocks() != 0 && blocks > info.maxWriteSameBlocks()) {
+                return BlkStatus.IOERR;
+            }
+            ByteBuffer p = cmd.scratch(lbs);
+            sdev.prepare(cmd, c, SdCdb.writeSameUnmap(c, lba, blocks), ScsiCmnd.DIR_TO_DEVICE, p, 0, lbs);
+            return BlkStatus.OK;
+        }
+        return BlkStatus.NOTSUPP;
+    }
+
+    /** The command's own CDB array: the disk builds in place, then prepare copies within the same array. */
+    private static byte[] cdbOf(ScsiCmnd cmd) {
+        return cmd.cdb();
+    }
+
+    @Override
+    public BlkStatus done(ScsiCmnd cmd) {
+        int result = cmd.result();
+        if (result == 0) {
+            return cmd.resid() == 0 ? BlkStatus.OK : BlkStatus.IOERR;
+        }
+        int hostByte = cmd.hostByte();
+        if (hostByte == HostByte.DID_TIME_OUT) {
+            return BlkStatus.TIMEOUT;
+        }
+        if (hostByte == HostByte.DID_NO_CONNECT || hostByte == HostByte.DID_BAD_TARGET) {
+            return BlkStatus.OFFLINE;
+        }
+        if (hostByte == HostByte.DID_OK && cmd.senseKey() == SenseKey.ILLEGAL_REQUEST
+                && (cmd.ascAscq() >>> 8) == 0x20) {
+            return BlkStatus.NOTSUPP;   // INVALID COMMAND OPERATION CODE
+        }
+        return BlkStatus.IOERR;
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + sdev.name() + ", " + info.capacityBlocks() + " x " + lbs + ")";
+    }
+}

@@ -1,0 +1,143 @@
+package io.hostwide.target.loop;
+
+import io.hostwide.blk.exec.Kblockd;
+import io.hostwide.blk.exec.Kblockds;
+import io.hostwide.scsi.mid.ScsiDevice;
+import io.hostwide.scsi.mid.ScsiHost;
+import io.hostwide.scsi.mid.ScsiHostTemplate;
+import io.hostwide.scsi.mid.ScsiScanner;
+import io.hostwide.scsi.sd.ScsiDisk;
+import io.hostwide.target.CoreConfig;
+import io.hostwide.target.Session;
+import io.hostwide.target.TargetCore;
+import io.hostwide.target.backstore.Backstore;
+import io.hostwide.target.backstore.RamBackstore;
+import io.hostwide.target.model.Device;
+import io.hostwide.target.model.DeviceAttributes;
+import io.hostwide.target.model.ScsiTarget;
+import io.hostwide.target.model.TargetPort;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An in-process SAN: a target core with RAM LUNs, and {@code add_host} SCSI hosts whose loop drivers talk to it,
+ * scanned into {@link ScsiDisk}s (H:C:T:L order). Serves both {@code loop:} and {@code debug:}.
+ *
+ * <p>Topology: host h has {@code num_tgts} targets, each with {@code max_luns} LUNs. All LUNs share one RAM store
+ * (as scsi_debug's), or one per host with {@code per_host_store}.
+ */
+public final class LoopHba implements AutoCloseable {
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private final LoopHbaConfig cfg;
+    private final TargetCore core;
+    private final List<ScsiHost> hosts = new ArrayList<>();
+    private final List<LoopLld> llds = new ArrayList<>();
+    private final List<ScsiDisk> disks = new ArrayList<>();
+    private final List<Session> sessions = new ArrayList<>();
+    private final CompletionTimer timer;
+    private boolean closed;
+
+    /** Builds with the process-wide kblockd. */
+    public static LoopHba create(LoopHbaConfig cfg) {
+        return new LoopHba(cfg, Kblockds.shared());
+    }
+
+    public LoopHba(LoopHbaConfig cfg, Kblockd kblockd) {
+        this.cfg = cfg.validate();
+        int n = INSTANCES.getAndIncrement();
+        this.core = new TargetCore(CoreConfig.defaults());
+        this.timer = new CompletionTimer(cfg.kind() + n + "-completion");
+        try {
+            Backstore shared = cfg.perHostStore() ? null : new RamBackstore(cfg.sizeBytes(), cfg.sectorSize());
+            for (int h = 0; h < cfg.hosts(); h++) {
+                Backstore store = shared != null ? shared : new RamBackstore(cfg.sizeBytes(), cfg.sectorSize());
+                buildHost(n, h, store, kblockd);
+            }
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void buildHost(int n, int h, Backstore store, Kblockd kblockd) {
+        Session[] hostSessions = new Session[cfg.targets()];
+        LoopLld lld = new LoopLld(cfg.kind() + n + "h" + h, hostSessions, cfg.delayNanos(), cfg.seekNanos(),
+                new ErrorInjector(cfg.everyNth(), cfg.opts()), timer);
+        String initiator = "naa.hostwide." + cfg.kind() + n + ".host" + h;
+        for (int t = 0; t < cfg.targets(); t++) {
+            ScsiTarget target = core.addTarget("naa.hostwide." + cfg.kind() + n + ".h" + h + ".t" + t);
+            TargetPort port = core.addPort(target, 1, lld.protocolIdentifier());
+            for (int l = 0; l < cfg.luns(); l++) {
+                DeviceAttributes a = new DeviceAttributes()
+                        .product(cfg.kind().equals("debug") ? "scsi_debug" : "loop")
+                        .nonRotational(!cfg.rotational())
+                        .thinProvisioning(cfg.thin());
+                Device dev = core.addDevice("h" + h + "t" + t + "l" + l, store, a);
+                port.addLun(l, dev);
+            }
+            port.demoMode(true, false);
+            hostSessions[t] = core.openSession(port, lld, initiator, initiator + ",i,0x" + Integer.toHexString(t));
+            sessions.add(hostSessions[t]);
+        }
+        ScsiHostTemplate tpl = new ScsiHostTemplate().name(cfg.kind())
+                .canQueue(cfg.canQueue()).cmdPerLun(cfg.cmdPerLun()).nrHwQueues(cfg.nrHwQueues())
+                .hostTagset(cfg.hostTagset()).maxId(cfg.targets()).maxLun(cfg.luns()).maxSectors(65535)
+                .trackQueueDepth(cfg.trackQueueDepth()).restartPolicy(cfg.restartPolicy())
+                .bypassBudgetNonRotational(cfg.bypassBudgetNonRotational()).timeoutMillis(cfg.timeoutMillis());
+        ScsiHost host = new ScsiHost(tpl, lld, kblockd);
+        hosts.add(host);
+        llds.add(lld);
+        List<ScsiDevice> found = new ScsiScanner(host).scanHost();
+        int expected = cfg.targets() * cfg.luns();
+        if (found.size() != expected) {
+            throw new IllegalStateException(cfg.kind() + ": scan of host " + h + " found " + found.size()
+                    + " LUNs, expected " + expected);
+        }
+        for (ScsiDevice d : found) {
+            disks.add(new ScsiDisk(d, cfg.fuaWrites(), cfg.force16(), cfg.discardMode()));
+        }
+    }
+
+    public LoopHbaConfig config() { return cfg; }
+
+    public TargetCore core() { return core; }
+
+    public List<ScsiHost> hosts() { return List.copyOf(hosts); }
+
+    /** Every disk, host by host in H:C:T:L order. */
+    public List<ScsiDisk> disks() { return List.copyOf(disks); }
+
+    public ScsiDisk disk(int i) { return disks.get(i); }
+
+    /** Commands the error injector altered so far, over all hosts. */
+    public long injectedErrors() {
+        long n = 0;
+        for (LoopLld l : llds) {
+            n += l.injected();
+        }
+        return n;
+    }
+
+    /** Waits for outstanding I/O, removes every LUN and host, stops the timer, closes the target core. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (ScsiDisk d : disks) {
+            d.close();
+        }
+        for (ScsiHost h : hosts) {
+            h.close();
+        }
+        timer.close();
+        for (Session s : sessions) {
+            s.close();
+        }
+        core.close();
+    }
+}

@@ -1,0 +1,67 @@
+package io.hostwide.target.loop;
+
+import io.hostwide.scsi.mid.RestartPolicy;
+import io.hostwide.scsi.sd.DiscardMode;
+
+/**
+ * Everything a loop/debug HBA is built from; {@link #validate()} runs before anything is created, so bad knobs
+ * never start I/O.
+ *
+ * @param hosts          {@code add_host}
+ * @param targets        {@code num_tgts} per host
+ * @param luns           {@code max_luns} per target
+ * @param sizeBytes      store size ({@code dev_size_mb})
+ * @param sectorSize     logical block size
+ * @param perHostStore   one store per host instead of one shared by every LUN
+ * @param delayNanos     completion delay; 0 completes inline in {@code queuecommand}
+ * @param seekNanos      extra delay for a non-sequential access on rotational LUNs (0 = none)
+ * @param nrHwQueues     {@code submit_queues} / {@code nr_hw_queues}
+ * @param canQueue       tag-set depth
+ * @param cmdPerLun      initial per-LUN queue depth
+ * @param hostTagset     host-wide tags
+ * @param everyNth       error injection period
+ * @param opts           error injection bits
+ * @param rotational     LUNs report a rotating medium
+ * @param thin           thin provisioning (LBPME, UNMAP/WRITE SAME with UNMAP)
+ * @param discardMode    how the disk sends DISCARD
+ * @param fuaWrites      every WRITE carries FUA
+ * @param force16        READ/WRITE always use the 16-byte CDBs ({@code cdb_len=16})
+ */
+public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long sizeBytes, int sectorSize,
+                            boolean perHostStore, long delayNanos, long seekNanos, int nrHwQueues, int canQueue,
+                            int cmdPerLun, boolean hostTagset, int everyNth, int opts, boolean rotational,
+                            boolean thin, DiscardMode discardMode, RestartPolicy restartPolicy,
+                            boolean bypassBudgetNonRotational, boolean trackQueueDepth, long timeoutMillis,
+                            int disk, boolean fuaWrites, boolean force16) {
+
+    public LoopHbaConfig validate() {
+        if (hosts < 1 || targets < 1 || luns < 1) {
+            throw new IllegalArgumentException(kind + ": add_host, num_tgts and max_luns must be >= 1");
+        }
+        if (nrHwQueues < 1) {
+            throw new IllegalArgumentException(kind + ": submit_queues (nr_hw_queues) must be >= 1, got " + nrHwQueues);
+        }
+        if (canQueue < 1) {
+            throw new IllegalArgumentException(kind + ": can_queue must be >= 1, got " + canQueue);
+        }
+        if (cmdPerLun < 1) {
+            throw new IllegalArgumentException(kind + ": cmd_per_lun must be >= 1, got " + cmdPerLun);
+        }
+        if (sizeBytes < sectorSize) {
+            throw new IllegalArgumentException(kind + ": dev_size_mb smaller than one sector");
+        }
+        if ((opts & ~ErrorInjector.KNOWN) != 0) {
+            throw new IllegalArgumentException(kind + ": opts 0x" + Integer.toHexString(opts & ~ErrorInjector.KNOWN)
+                    + " not supported (supported: 0x2 medium error, 0x4 timeout, 0x10 transport error, 0x800 TASK SET FULL, 0x8000 host busy)");
+        }
+        int total = hosts * targets * luns;
+        if (disk < 0 || disk >= total) {
+            throw new IllegalArgumentException(kind + ": disk must be 0.." + (total - 1) + ", got " + disk);
+        }
+        return this;
+    }
+
+    public int disks() {
+        return hosts * targets * luns;
+    }
+}
