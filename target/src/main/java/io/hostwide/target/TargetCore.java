@@ -353,16 +353,26 @@ public final class TargetCore implements AutoCloseable {
         Device dev = cmd.device;
         boolean dsense = dev != null && dev.modePages().descriptorSense();
         cmd.finish(dsense);
-        cmd.session().fabric().complete(cmd);
-        if (aborted) {
-            cmd.markDelivered(word | TargetCommand.ABORT_COMPLETED);
-            taskManagement.abortedCommandDelivered();
+        try {
+            cmd.session().fabric().complete(cmd);
+        } finally {
+            if (aborted) { // even when the fabric threw: the TMF waiting for this command must still answer
+                cmd.markDelivered(word | TargetCommand.ABORT_COMPLETED);
+                taskManagement.abortedCommandDelivered();
+            }
         }
     }
 
     private void internalFailure(TargetCommand cmd, Throwable e) {
         if (e instanceof VirtualMachineError vme && !(e instanceof OutOfMemoryError)) {
             throw vme;
+        }
+        if (!cmd.inCore()) {
+            // thrown after completion, i.e. by the fabric's complete(): the result stands; the error goes back
+            if (e instanceof RuntimeException re) {
+                throw re;
+            }
+            throw (Error) e;
         }
         cmd.fail(SenseReason.INTERNAL_TARGET_FAILURE);
         complete(cmd);

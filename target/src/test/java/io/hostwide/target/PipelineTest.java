@@ -205,4 +205,18 @@ class PipelineTest {
                     "lun 0 -> dev0", "device dev0 [ram", "wce=true", "(demo)", "ua_pending=1");
         }
     }
+
+    @Test
+    void anExceptionFromTheFabricsCompleteGoesBackToTheFabric() {
+        try (Harness h = new Harness()) {
+            Fabric throwing = new Fabric() {
+                @Override public int protocolIdentifier() { return 5; }
+                @Override public void complete(TargetCommand cmd) { throw new IllegalStateException("fabric bug"); }
+            };
+            Session s = h.core.openSession(h.port, throwing, "iqn.x:thrower", "iqn.x:thrower,i,0x1");
+            TargetCommand c = s.newCommand().setup(0, cdb(0, 0, 0, 0, 0, 0), 0, 6, null, 1, 0, TargetCommand.DIR_NONE);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.submit(c)).hasMessage("fabric bug");
+            assertThat(c.status()).isEqualTo(ScsiStatus.GOOD); // the result was not rewritten
+        }
+    }
 }
