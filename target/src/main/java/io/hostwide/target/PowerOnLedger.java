@@ -28,4 +28,9 @@ final class PowerOnLedger {
     synchronized boolean firstSight(String initiatorPortName, String targetPortName, String device) {
         return reported.put(initiatorPortName + '\u0000' + targetPortName + '\u0000' + device, Boolean.TRUE) == null;
     }
+
+    /** A power-on event (TARGET COLD RESET) for the ports whose names start with {@code portPrefix}: tell again. */
+    synchronized void forgetPorts(String portPrefix) {
+        reported.keySet().removeIf(k -> k.startsWith(portPrefix, k.indexOf('\u0000') + 1));
+    }
 }

@@ -150,6 +150,12 @@ public final class TargetCore implements AutoCloseable {
 
     PowerOnLedger powerOnLedger() { return powerOnLedger; }
 
+    /**
+     * TARGET COLD RESET (SAM-5 §6.3.2: a power on condition): nexuses created after it see POWER ON, RESET, OR BUS
+     * DEVICE RESET OCCURRED again, as the ones that existed see POWER ON OCCURRED.
+     */
+    public void powerOnOccurred(ScsiTarget t) { powerOnLedger.forgetPorts(t.name() + ",t,"); }
+
     public List<Session> sessions() { return new ArrayList<>(sessions); }
 
     private void lunMapChanged(TargetPort port, NodeAcl acl) {

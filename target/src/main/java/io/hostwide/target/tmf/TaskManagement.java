@@ -90,7 +90,12 @@ public final class TaskManagement {
             case TARGET_WARM_RESET, TARGET_COLD_RESET -> {
                 ScsiTarget t = s.port().target();
                 int asc = f == TmfFunction.TARGET_COLD_RESET ? Asc.POWER_ON_OCCURRED : 0x2902; // SCSI BUS RESET OCCURRED
-                abort(s, f, c -> c.session().port().target() == t, null, () -> resetTarget(t, asc), cb);
+                abort(s, f, c -> c.session().port().target() == t, null, () -> {
+                    resetTarget(t, asc);
+                    if (f == TmfFunction.TARGET_COLD_RESET) {
+                        core.powerOnOccurred(t);
+                    }
+                }, cb);
             }
         }
     }
