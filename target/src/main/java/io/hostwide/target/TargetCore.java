@@ -251,6 +251,14 @@ public final class TargetCore implements AutoCloseable {
         cmd.cdbTransferLength = spdtl;
         if (d.direction() == CommandDescriptor.DATA_OUT) {
             long expected = cmd.expectedDataOutLength();
+            if (spdtl > expected && d.has(CommandDescriptor.TRUNCATABLE_DATA_OUT) && cmd.device != null
+                    && expected % cmd.device.blockSize() == 0 && expected <= cmd.dataOutLimitRaw()) {
+                // RFC 7143 §11.4.5.2 / FCP-4 §9.4.2: run on the expected (whole) blocks only, report the overflow
+                cmd.dataOutMismatch = true; // keeps the overflow residual through finish()
+                cmd.setResidualFromCounts(spdtl, expected);
+                cmd.cdbTransferLength = expected;
+                return true;
+            }
             if (spdtl > expected || spdtl > cmd.dataOutLimitRaw()) {
                 // SAM-5 §5.4.3: the device server cannot request Data-Out beyond the expected length
                 cmd.dataOutMismatch = true;
