@@ -27,7 +27,7 @@ public final class DeviceAttributes {
     private long maxWriteSameLength = 0; // 0: no limit (SBC-4 §6.6.4)
     private long maxTransferLength = 0; // 0: 8 MiB worth of blocks (Device.maxTransferBlocks)
     private long optimalTransferLength = 256;
-    private int maxCompareAndWriteLength = 256;
+    private int maxCompareAndWriteLength = 255; // SBC-4 §6.6.4: a one-byte field, as is NUMBER OF LOGICAL BLOCKS
     private long maxAtomicTransferLength = 256;
     private long atomicAlignment = 1;
     private long atomicTransferLengthGranularity = 1;
