@@ -259,6 +259,14 @@ public final class TargetCore implements AutoCloseable {
                 cmd.cdbTransferLength = expected;
                 return true;
             }
+            if ((spdtl > expected || spdtl > cmd.dataOutLimitRaw()
+                    || (d.has(CommandDescriptor.EXACT_DATA_OUT) && spdtl != expected)) && writeProtected(cmd, d)) {
+                // SBC-4 §4.11: a write to a write-protected LU is DATA PROTECT / WRITE PROTECTED whatever its
+                // Data-Out (libiscsi ReadOnly.ReadOnlySBC: WRITE SAME UNMAP without data); execute() reports it
+                cmd.dataOutMismatch = true;
+                cmd.setResidualFromCounts(spdtl, expected);
+                return true;
+            }
             if (spdtl > expected || spdtl > cmd.dataOutLimitRaw()) {
                 // SAM-5 §5.4.3: the device server cannot request Data-Out beyond the expected length
                 cmd.dataOutMismatch = true;
@@ -272,6 +280,11 @@ public final class TargetCore implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    private static boolean writeProtected(TargetCommand cmd, CommandDescriptor d) {
+        return cmd.device != null && d.has(CommandDescriptor.WRITES_MEDIUM)
+                && (cmd.device.writeProtected() || cmd.sessionLun.readOnly());
     }
 
     private void runGates(TargetCommand cmd) {
@@ -305,7 +318,7 @@ public final class TargetCore implements AutoCloseable {
                 return;
             }
         }
-        if (dev != null && d.has(CommandDescriptor.WRITES_MEDIUM) && (dev.writeProtected() || cmd.sessionLun.readOnly())) {
+        if (writeProtected(cmd, d)) {
             cmd.fail(SenseReason.WRITE_PROTECTED);
             complete(cmd);
             return;
