@@ -127,7 +127,7 @@ public final class Session implements AutoCloseable {
      * Rebuilds the LUN map from the ACL (or the port in demo mode). LUNs kept keep their UA queue; when
      * {@code announce} is set and the inventory changed, every LUN of the nexus gets REPORTED LUNS DATA HAS CHANGED
      * (SPC-4 §6.33). New LUNs start with POWER ON, RESET, OR BUS DEVICE RESET OCCURRED when the core is configured
-     * to report it.
+     * to report it and this initiator port has not been told yet ({@link PowerOnLedger}).
      */
     synchronized void refreshLuns(boolean announce) {
         if (closed) {
@@ -148,7 +148,8 @@ public final class Session implements AutoCloseable {
                 next[n] = prev;
             } else {
                 SessionLun sl = new SessionLun(this, n, m.lun(), m.readOnly());
-                if (core.config().powerOnUnitAttention()) {
+                if (core.config().powerOnUnitAttention()
+                        && core.powerOnLedger().firstSight(initiatorPortName, port.portName(), m.lun().device().name())) {
                     sl.unitAttentions().add(Asc.POWER_ON_RESET_OR_BUS_DEVICE_RESET_OCCURRED);
                 }
                 next[n] = sl;

@@ -417,6 +417,9 @@ public final class TargetCommand {
         return true;
     }
 
+    /** Submitted and not yet completed. */
+    boolean inCore() { return (int) STATE.getAcquire(this) == SUBMITTED; }
+
     /** @return true exactly once per submission (guards against double completion). */
     boolean markCompleted() { return STATE.compareAndSet(this, SUBMITTED, COMPLETED); }
 

@@ -39,6 +39,7 @@ public final class TargetCore implements AutoCloseable {
     private final Map<String, ScsiTarget> targets = new ConcurrentHashMap<>();
     private final Map<String, Device> devices = new ConcurrentHashMap<>();
     private final List<Session> sessions = new CopyOnWriteArrayList<>();
+    private final PowerOnLedger powerOnLedger = new PowerOnLedger();
     private final CommandGate[] gates = new CommandGate[GateSlot.values().length];
     private final CommandTable noLunTable = NoLunCommands.table();
     private final TargetPort.Listener portListener = this::lunMapChanged;
@@ -147,6 +148,14 @@ public final class TargetCore implements AutoCloseable {
 
     void unregister(Session s) { sessions.remove(s); }
 
+    PowerOnLedger powerOnLedger() { return powerOnLedger; }
+
+    /**
+     * TARGET COLD RESET (SAM-5 §6.3.2: a power on condition): nexuses created after it see POWER ON, RESET, OR BUS
+     * DEVICE RESET OCCURRED again, as the ones that existed see POWER ON OCCURRED.
+     */
+    public void powerOnOccurred(ScsiTarget t) { powerOnLedger.forgetPorts(t.name() + ",t,"); }
+
     public List<Session> sessions() { return new ArrayList<>(sessions); }
 
     private void lunMapChanged(TargetPort port, NodeAcl acl) {
@@ -242,6 +251,22 @@ public final class TargetCore implements AutoCloseable {
         cmd.cdbTransferLength = spdtl;
         if (d.direction() == CommandDescriptor.DATA_OUT) {
             long expected = cmd.expectedDataOutLength();
+            if (spdtl > expected && d.has(CommandDescriptor.TRUNCATABLE_DATA_OUT) && cmd.device != null
+                    && expected % cmd.device.blockSize() == 0 && expected <= cmd.dataOutLimitRaw()) {
+                // RFC 7143 §11.4.5.2 / FCP-4 §9.4.2: run on the expected (whole) blocks only, report the overflow
+                cmd.dataOutMismatch = true; // keeps the overflow residual through finish()
+                cmd.setResidualFromCounts(spdtl, expected);
+                cmd.cdbTransferLength = expected;
+                return true;
+            }
+            if ((spdtl > expected || spdtl > cmd.dataOutLimitRaw()
+                    || (d.has(CommandDescriptor.EXACT_DATA_OUT) && spdtl != expected)) && writeProtected(cmd, d)) {
+                // SBC-4 §4.11: a write to a write-protected LU is DATA PROTECT / WRITE PROTECTED whatever its
+                // Data-Out (libiscsi ReadOnly.ReadOnlySBC: WRITE SAME UNMAP without data); execute() reports it
+                cmd.dataOutMismatch = true;
+                cmd.setResidualFromCounts(spdtl, expected);
+                return true;
+            }
             if (spdtl > expected || spdtl > cmd.dataOutLimitRaw()) {
                 // SAM-5 §5.4.3: the device server cannot request Data-Out beyond the expected length
                 cmd.dataOutMismatch = true;
@@ -255,6 +280,11 @@ public final class TargetCore implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    private static boolean writeProtected(TargetCommand cmd, CommandDescriptor d) {
+        return cmd.device != null && d.has(CommandDescriptor.WRITES_MEDIUM)
+                && (cmd.device.writeProtected() || cmd.sessionLun.readOnly());
     }
 
     private void runGates(TargetCommand cmd) {
@@ -288,7 +318,7 @@ public final class TargetCore implements AutoCloseable {
                 return;
             }
         }
-        if (dev != null && d.has(CommandDescriptor.WRITES_MEDIUM) && (dev.writeProtected() || cmd.sessionLun.readOnly())) {
+        if (writeProtected(cmd, d)) {
             cmd.fail(SenseReason.WRITE_PROTECTED);
             complete(cmd);
             return;
@@ -350,16 +380,26 @@ public final class TargetCore implements AutoCloseable {
         Device dev = cmd.device;
         boolean dsense = dev != null && dev.modePages().descriptorSense();
         cmd.finish(dsense);
-        cmd.session().fabric().complete(cmd);
-        if (aborted) {
-            cmd.markDelivered(word | TargetCommand.ABORT_COMPLETED);
-            taskManagement.abortedCommandDelivered();
+        try {
+            cmd.session().fabric().complete(cmd);
+        } finally {
+            if (aborted) { // even when the fabric threw: the TMF waiting for this command must still answer
+                cmd.markDelivered(word | TargetCommand.ABORT_COMPLETED);
+                taskManagement.abortedCommandDelivered();
+            }
         }
     }
 
     private void internalFailure(TargetCommand cmd, Throwable e) {
         if (e instanceof VirtualMachineError vme && !(e instanceof OutOfMemoryError)) {
             throw vme;
+        }
+        if (!cmd.inCore()) {
+            // thrown after completion, i.e. by the fabric's complete(): the result stands; the error goes back
+            if (e instanceof RuntimeException re) {
+                throw re;
+            }
+            throw (Error) e;
         }
         cmd.fail(SenseReason.INTERNAL_TARGET_FAILURE);
         complete(cmd);

@@ -141,7 +141,13 @@ public final class TaskAttributeGate implements CommandGate {
                 if (next == null) {
                     break;
                 }
-                core.resume(next);
+                try {
+                    core.resume(next);
+                } catch (RuntimeException e) {
+                    // only a fabric's complete() throws out of resume; draining must go on (drainWip would stick)
+                    Thread t = Thread.currentThread();
+                    t.getUncaughtExceptionHandler().uncaughtException(t, e);
+                }
             }
             missed = ts.drainWip.addAndGet(-missed);
         } while (missed != 0);

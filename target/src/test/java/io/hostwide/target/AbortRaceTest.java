@@ -30,7 +30,7 @@ class AbortRaceTest {
     void everyCommandCompletesExactlyOnce() throws Exception {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
         g.hold = false;
-        try (Harness h = new Harness(new DeviceAttributes().ioThreads(3).queueDepth(4096), g)) {
+        try (Harness h = new Harness(new DeviceAttributes().ioThreads(3).queueDepth(4096), g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session[] sessions = {
                     h.core.openSession(h.port, f, "iqn.2026-12.io.hostwide:r1", "iqn.2026-12.io.hostwide:r1,i,0x01"),

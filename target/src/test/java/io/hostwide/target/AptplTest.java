@@ -84,4 +84,12 @@ class AptplTest {
             assertThat(files).isEmpty();
         }
     }
+
+    /** A damaged APTPL file is a configuration error reported when the device is added, not silently dropped. */
+    @Test
+    void aDamagedFileFailsLoudly(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("aptpl_serial1"), "hostwide-aptpl 1\nregistration zz 0\n");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> new Core(dir).close()))
+                .isInstanceOf(java.io.UncheckedIOException.class).hasMessageContaining("aptpl_serial1");
+    }
 }

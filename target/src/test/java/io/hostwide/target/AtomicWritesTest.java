@@ -67,6 +67,28 @@ class AtomicWritesTest {
     }
 
     /**
+     * libiscsi CompareAndWrite.Simple: with MAXIMUM COMPARE AND WRITE LENGTH 0 in VPD B0h it assumes no limit and
+     * sends 256 blocks, which the one-byte NUMBER OF LOGICAL BLOCKS cannot carry. SBC-4 §6.6.4: the default
+     * reports 255 (byte 5), and 255 blocks compare and write.
+     */
+    @Test
+    void defaultMaximumCompareAndWriteLengthIs255AndReported() {
+        try (Harness h = new Harness(new DeviceAttributes(), new io.hostwide.target.backstore.RamBackstore(1024 * BLOCK,
+                BLOCK))) {
+            byte[] b0 = h.in(Harness.cdb(0x12, 1, 0xB0, 0, 255, 0), 255).data();
+            assertThat(b0[5] & 0xFF).isEqualTo(255);
+            byte[] a = Harness.pattern(255 * BLOCK, 5);
+            byte[] b = Harness.pattern(255 * BLOCK, 6);
+            byte[] write16 = new byte[16];
+            write16[0] = (byte) 0x8A;
+            BigEndian.put32(write16, 10, 255);
+            assertThat(h.out(write16, a).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.out(caw(0, 255), concat(a, b)).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(0, 255), 255 * BLOCK).data()).isEqualTo(b);
+        }
+    }
+
+    /**
      * Contending COMPARE AND WRITEs implement a counter in block 0: each reads the value, then swaps value → value+1.
      * If two CAWs could both compare before either wrote, an increment would be lost: the final value must equal
      * the number of successful swaps.

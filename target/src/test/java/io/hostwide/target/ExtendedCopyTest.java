@@ -129,15 +129,15 @@ class ExtendedCopyTest {
     void operatingParameters() {
         try (Harness h = new Harness()) {
             byte[] d = Nexus.ok(h.in(rcrCdb(3, 0, 256), 256)).data();
-            assertThat(d).hasSize(46);
-            assertThat(BigEndian.u32(d, 0)).isEqualTo(42);
+            assertThat(d).hasSize(47);
+            assertThat(BigEndian.u32(d, 0)).isEqualTo(43);
             assertThat(BigEndian.u16(d, 8)).isEqualTo(16);
             assertThat(BigEndian.u16(d, 10)).isEqualTo(16);
             assertThat(BigEndian.u32(d, 12)).isEqualTo(1024);
             assertThat(BigEndian.u32(d, 16)).isEqualTo(0xFFFFL * BS);
             assertThat(d[37]).isEqualTo((byte) 9);
-            assertThat(d[43]).isEqualTo((byte) 2);
-            assertThat(new int[] {d[44] & 0xFF, d[45] & 0xFF}).containsExactly(0x02, 0xE4);
+            assertThat(d[43]).isEqualTo((byte) 3);
+            assertThat(new int[] {d[44] & 0xFF, d[45] & 0xFF, d[46] & 0xFF}).containsExactly(0x02, 0x0A, 0xE4);
         }
     }
 
@@ -256,6 +256,45 @@ class ExtendedCopyTest {
             assertThat(d[8]).isEqualTo((byte) 8);
             assertThat(java.util.Arrays.copyOfRange(d, 9, 17))
                     .containsExactly(0x83, 1, 0x00, 0x84, 3, 0x00, 0x03, 0x04);
+        }
+    }
+
+    // libiscsi ExtendedCopy.Large: a 0Ah segment of MAXIMUM SEGMENT LENGTH bytes
+    @Test
+    void byteCountSegmentOfMaximumLength() {
+        try (Harness h = new Harness()) {
+            byte[] data = Harness.pattern(64 * BS, 11);
+            h.out(Harness.write10(0, 64), data);
+            int bytes = 1024 * BS;
+            byte[] p = list(1, 2, new long[] {h.device.naa()}, new int[0][]);
+            byte[] q = java.util.Arrays.copyOf(p, p.length + 32);
+            BigEndian.put32(q, 8, 32);
+            int o = p.length;
+            q[o] = 0x0A;
+            BigEndian.put16(q, o + 2, 0x1C);
+            BigEndian.put32(q, o + 8, bytes);
+            BigEndian.put64(q, o + 20, 1024);
+            assertThat(h.out(xcopyCdb(q.length), q).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(1024, 64), 64 * BS).data()).isEqualTo(data);
+            BigEndian.put32(q, o + 8, bytes + 1);
+            assertThat(h.out(xcopyCdb(q.length), q).ascAscq()).as("not whole blocks")
+                    .isEqualTo(Asc.INVALID_FIELD_IN_PARAMETER_LIST);
+            BigEndian.put32(q, o + 8, bytes);
+            BigEndian.put16(q, o + 28, 7);
+            TestFabric.Result r = h.out(xcopyCdb(q.length), q);
+            assertThat(r.ascAscq()).as("byte offsets").isEqualTo(Asc.INVALID_FIELD_IN_PARAMETER_LIST);
+            assertThat(r.fieldPointer()).isEqualTo(io.hostwide.scsi.spec.SenseData.fieldPointer(false, o + 28, 7));
+        }
+    }
+
+    @Test
+    void copyTargetsReservedByAnotherNexusConflict() {
+        try (Harness h = new Harness()) {
+            Nexus other = Nexus.open(h, "iqn.2026-12.io.hostwide:other");
+            other.registerIgnore(9);
+            other.reserve(9, 1); // Write Exclusive: the XCOPY itself (WRITE rule) already conflicts at the gate
+            byte[] p = list(1, 0, new long[] {h.device.naa()}, new int[][] {{0, 0, 1, 0, 10}});
+            assertThat(h.out(xcopyCdb(p.length), p).status()).isEqualTo(ScsiStatus.RESERVATION_CONFLICT);
         }
     }
 }

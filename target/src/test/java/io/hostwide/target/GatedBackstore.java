@@ -19,7 +19,10 @@ final class GatedBackstore implements Backstore {
     private final RamBackstore ram;
     private final LinkedBlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
     /** Parked operations, oldest first; {@link #release} opens them in arrival order. */
-    private final ArrayDeque<CountDownLatch> parked = new ArrayDeque<>();
+    private final ArrayDeque<Parked> parked = new ArrayDeque<>();
+
+    /** One held operation. */
+    private record Parked(long lba, CountDownLatch latch) {}
     private int spare; // permits handed out before anything was parked
     volatile boolean hold = true;
 
@@ -44,14 +47,36 @@ final class GatedBackstore implements Backstore {
     /** Lets the {@code n} oldest held operations proceed (or the next ones to arrive, if fewer are held). */
     synchronized void release(int n) {
         for (int i = 0; i < n; i++) {
-            CountDownLatch oldest = parked.pollFirst();
+            Parked oldest = parked.pollFirst();
             if (oldest != null) {
-                oldest.countDown();
+                oldest.latch().countDown();
             } else {
                 spare++;
             }
         }
     }
+
+    /** Lets the held operation at {@code lba} proceed (and not another one). */
+    synchronized void releaseLba(long lba) {
+        for (java.util.Iterator<Parked> it = parked.iterator(); it.hasNext(); ) {
+            Parked p = it.next();
+            if (p.lba() == lba) {
+                it.remove();
+                p.latch().countDown();
+                return;
+            }
+        }
+        throw new AssertionError("no operation held at LBA " + lba);
+    }
+
+    /** try-with-resources hook: declared after the harness, it closes first. */
+    interface Unblock extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** Stops holding and lets every held operation go (before the device closes: it waits for them). */
+    void unblock() { open(); }
 
     private void gate(long lba) {
         boolean held = hold; // read before announcing the arrival: a test may clear hold once it saw it
@@ -62,7 +87,7 @@ final class GatedBackstore implements Backstore {
                     spare--;
                 } else {
                     mine = new CountDownLatch(1);
-                    parked.addLast(mine);
+                    parked.addLast(new Parked(lba, mine));
                 }
             }
             arrivals.add(lba); // announced after parking, so a release that follows the arrival finds it
@@ -103,7 +128,7 @@ final class GatedBackstore implements Backstore {
     synchronized void open() {
         hold = false;
         spare = Integer.MAX_VALUE / 2;
-        parked.forEach(CountDownLatch::countDown);
+        parked.forEach(p -> p.latch().countDown());
         parked.clear();
     }
 

@@ -112,6 +112,29 @@ class MediumTest {
         }
     }
 
+    /**
+     * libiscsi ReadOnly.ReadOnlySBC: WRITE SAME(10/16) with UNMAP and no Data-Out on a write-protected LU is DATA
+     * PROTECT / WRITE PROTECTED (27h/00h), not a Data-Out length error (SBC-4 §4.11 before SAM-5 §5.4.3).
+     */
+    @Test
+    void writeSameWithoutDataOnAWriteProtectedLuIsWriteProtected() {
+        try (Harness h = new Harness(new DeviceAttributes().writeProtect(true).thinProvisioning(true))) {
+            byte[] ws10 = cdb(0x41, 0x08, 0, 0, 0, 0, 0, 0, 1, 0);
+            byte[] ws16 = cdb(0x93, 0x08, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0);
+            for (byte[] c : new byte[][] {ws10, ws16}) {
+                TestFabric.Result r = h.fabric.run(h.session, 0, c, 0, TargetCommand.DIR_NONE, null);
+                assertThat(r.status()).isEqualTo(ScsiStatus.CHECK_CONDITION);
+                assertThat(r.senseKey()).isEqualTo(SenseKey.DATA_PROTECT);
+                assertThat(r.ascAscq()).isEqualTo(Asc.WRITE_PROTECTED);
+            }
+        }
+        try (Harness h = new Harness(new DeviceAttributes().thinProvisioning(true))) { // writable: a length error
+            TestFabric.Result r = h.fabric.run(h.session, 0, cdb(0x41, 0x08, 0, 0, 0, 0, 0, 0, 1, 0), 0,
+                    TargetCommand.DIR_NONE, null);
+            assertThat(r.senseKey()).isEqualTo(SenseKey.ILLEGAL_REQUEST);
+        }
+    }
+
     @Test
     void readDefectDataIsAnEmptyList() {
         try (Harness h = new Harness()) {

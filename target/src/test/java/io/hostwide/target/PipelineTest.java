@@ -61,26 +61,49 @@ class PipelineTest {
         }
     }
 
-    // libiscsi Write10Residuals: SPDTL > EDTL is rejected, nothing written; SPDTL < EDTL writes SPDTL
+    // libiscsi iSCSIResiduals.Write10Residuals / WriteVerify10Residuals (RFC 7143 §11.4.5.2, FCP-4 §9.4.2):
+    // SPDTL > EDTL by whole blocks is GOOD, only the EDTL blocks are written, overflow residual; EDTL 0 writes
+    // nothing; EDTL not a whole number of blocks is refused untouched; SPDTL < EDTL writes SPDTL (underflow)
     @Test
-    void writeOverflowIsRejectedWithoutChangingData() {
-        try (Harness h = new Harness()) {
-            byte[] before = h.in(Harness.read10(0, 2), 2 * Harness.BLOCK).data();
-            TestFabric.Result r = h.out(Harness.write10(0, 2), Harness.pattern(Harness.BLOCK, 3));
-            assertThat(r.status()).isEqualTo(ScsiStatus.CHECK_CONDITION);
-            assertThat(r.senseKey()).isEqualTo(SenseKey.ILLEGAL_REQUEST);
-            assertThat(r.ascAscq()).isEqualTo(Asc.INVALID_FIELD_IN_INFORMATION_UNIT);
-            assertThat(r.residualKind()).isEqualTo(TargetCommand.RESIDUAL_OVERFLOW);
-            assertThat(r.residualCount()).isEqualTo(Harness.BLOCK);
-            assertThat(h.in(Harness.read10(0, 2), 2 * Harness.BLOCK).data()).isEqualTo(before);
+    void writeOverflowWritesOnlyTheExpectedBlocks() {
+        for (int opcode : new int[] {0x2A, 0x2E}) { // WRITE(10), WRITE AND VERIFY(10)
+            try (Harness h = new Harness()) {
+                byte[] a = Harness.pattern(2 * Harness.BLOCK, 1);
+                assertThat(h.out(Harness.write10(0, 2), a).status()).isEqualTo(ScsiStatus.GOOD);
+                byte[] cdb = Harness.write10(0, 2);
+                cdb[0] = (byte) opcode;
+                byte[] b = Harness.pattern(Harness.BLOCK, 3);
+                TestFabric.Result r = h.out(cdb, b);
+                assertThat(r.status()).isEqualTo(ScsiStatus.GOOD);
+                assertThat(r.residualKind()).isEqualTo(TargetCommand.RESIDUAL_OVERFLOW);
+                assertThat(r.residualCount()).isEqualTo(Harness.BLOCK);
+                byte[] now = h.in(Harness.read10(0, 2), 2 * Harness.BLOCK).data();
+                assertThat(java.util.Arrays.copyOf(now, Harness.BLOCK)).isEqualTo(b);
+                assertThat(java.util.Arrays.copyOfRange(now, Harness.BLOCK, 2 * Harness.BLOCK))
+                        .isEqualTo(java.util.Arrays.copyOfRange(a, Harness.BLOCK, 2 * Harness.BLOCK));
 
-            byte[] data = Harness.pattern(2 * Harness.BLOCK, 4);
-            TestFabric.Result u = h.out(Harness.write10(0, 1), data);
-            assertThat(u.status()).isEqualTo(ScsiStatus.GOOD);
-            assertThat(u.residualKind()).isEqualTo(TargetCommand.RESIDUAL_UNDERFLOW);
-            assertThat(u.residualCount()).isEqualTo(Harness.BLOCK);
-            assertThat(h.in(Harness.read10(0, 1), Harness.BLOCK).data())
-                    .isEqualTo(java.util.Arrays.copyOf(data, Harness.BLOCK));
+                TestFabric.Result none = h.fabric.run(h.session, 0, Harness.write10(0, 1), 0,
+                        TargetCommand.DIR_WRITE, new byte[0]);
+                assertThat(none.status()).isEqualTo(ScsiStatus.GOOD);
+                assertThat(none.residualKind()).isEqualTo(TargetCommand.RESIDUAL_OVERFLOW);
+                assertThat(none.residualCount()).isEqualTo(Harness.BLOCK);
+                assertThat(h.in(Harness.read10(0, 2), 2 * Harness.BLOCK).data()).isEqualTo(now);
+
+                TestFabric.Result part = h.out(Harness.write10(0, 1), new byte[200]);
+                assertThat(part.status()).isEqualTo(ScsiStatus.CHECK_CONDITION);
+                assertThat(part.ascAscq()).isEqualTo(Asc.INVALID_FIELD_IN_INFORMATION_UNIT);
+                assertThat(part.residualKind()).isEqualTo(TargetCommand.RESIDUAL_OVERFLOW);
+                assertThat(part.residualCount()).isEqualTo(Harness.BLOCK - 200);
+                assertThat(h.in(Harness.read10(0, 2), 2 * Harness.BLOCK).data()).isEqualTo(now);
+
+                byte[] data = Harness.pattern(2 * Harness.BLOCK, 4);
+                TestFabric.Result u = h.out(Harness.write10(0, 1), data);
+                assertThat(u.status()).isEqualTo(ScsiStatus.GOOD);
+                assertThat(u.residualKind()).isEqualTo(TargetCommand.RESIDUAL_UNDERFLOW);
+                assertThat(u.residualCount()).isEqualTo(Harness.BLOCK);
+                assertThat(h.in(Harness.read10(0, 1), Harness.BLOCK).data())
+                        .isEqualTo(java.util.Arrays.copyOf(data, Harness.BLOCK));
+            }
         }
     }
 
@@ -203,6 +226,20 @@ class PipelineTest {
             String d = h.core.dump();
             assertThat(d).contains("target iqn.2026-12.io.hostwide:test", "port tpgt=1 rtpi=1 demo=true",
                     "lun 0 -> dev0", "device dev0 [ram", "wce=true", "(demo)", "ua_pending=1");
+        }
+    }
+
+    @Test
+    void anExceptionFromTheFabricsCompleteGoesBackToTheFabric() {
+        try (Harness h = new Harness()) {
+            Fabric throwing = new Fabric() {
+                @Override public int protocolIdentifier() { return 5; }
+                @Override public void complete(TargetCommand cmd) { throw new IllegalStateException("fabric bug"); }
+            };
+            Session s = h.core.openSession(h.port, throwing, "iqn.x:thrower", "iqn.x:thrower,i,0x1");
+            TargetCommand c = s.newCommand().setup(0, cdb(0, 0, 0, 0, 0, 0), 0, 6, null, 1, 0, TargetCommand.DIR_NONE);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.submit(c)).hasMessage("fabric bug");
+            assertThat(c.status()).isEqualTo(ScsiStatus.GOOD); // the result was not rewritten
         }
     }
 }

@@ -203,4 +203,25 @@ class ProvisioningTest {
             assertThat(lbaStatus(h, 4, 24)[20] & 0x0F).isZero();
         }
     }
+
+    /**
+     * libiscsi WriteSame16.Unmap: with MAXIMUM WRITE SAME LENGTH 0 (no limit) it writes and reads 65536 blocks in
+     * single commands, beyond MAXIMUM TRANSFER LENGTH. SBC-4 §6.6.4: the default limit is 65535 (VPD B0h bytes
+     * 36-43); one block more is INVALID FIELD IN CDB, and NUMBER OF LOGICAL BLOCKS 0 within the limit of the end
+     * of the medium is fine (libiscsi WriteSame10.ZeroBlocks).
+     */
+    @Test
+    void defaultMaximumWriteSameLengthIs65535() {
+        long blocks = 70_000;
+        try (Harness h = new Harness(new DeviceAttributes().thinProvisioning(true), new RamBackstore(blocks * BLOCK,
+                BLOCK))) {
+            byte[] b0 = h.in(cdb(0x12, 1, 0xB0, 0, 255, 0), 255).data();
+            assertThat(BigEndian.s64(b0, 36)).isEqualTo(65535);
+            TestFabric.Result over = h.out(ws16(0x08, 0, 65536), new byte[BLOCK]);
+            assertThat(over.ascAscq()).isEqualTo(Asc.INVALID_FIELD_IN_CDB);
+            assertThat(h.out(ws16(0x08, 0, 65535), new byte[BLOCK]).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.out(ws16(0, 0, 0), new byte[BLOCK]).ascAscq()).isEqualTo(Asc.INVALID_FIELD_IN_CDB);
+            assertThat(h.out(ws16(0, blocks - 65535, 0), new byte[BLOCK]).status()).isEqualTo(ScsiStatus.GOOD);
+        }
+    }
 }

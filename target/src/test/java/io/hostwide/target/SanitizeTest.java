@@ -93,4 +93,22 @@ class SanitizeTest {
             assertThat(h.none(sanitize(0x02, 0)).ascAscq()).isEqualTo(Asc.WRITE_PROTECTED);
         }
     }
+
+    /**
+     * libiscsi Sanitize.BlockErase / CryptoErase: with SANITIZE supported, the Block Device Characteristics VPD page
+     * (SBC-4 §6.6.2) byte 7 reports WABEREQ = 01b and WACEREQ = 01b (reads after the erase are GOOD), and a read
+     * after BLOCK ERASE is indeed GOOD; without SANITIZE both stay 00b.
+     */
+    @Test
+    void blockDeviceCharacteristicsReportReadsAfterEraseAsGood() {
+        try (Harness h = new Harness()) {
+            byte[] b1 = h.in(cdb(0x12, 1, 0xB1, 0, 64, 0), 64).data();
+            assertThat(b1[7] & 0xF0).isEqualTo(0x50);
+            assertThat(h.none(cdb(0x48, 0x02, 0, 0, 0, 0, 0, 0, 0, 0)).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(0, 1), BLOCK).status()).isEqualTo(ScsiStatus.GOOD);
+        }
+        try (Harness h = new Harness(new DeviceAttributes().emulateSanitize(false))) {
+            assertThat(h.in(cdb(0x12, 1, 0xB1, 0, 64, 0), 64).data()[7] & 0xF0).isZero();
+        }
+    }
 }

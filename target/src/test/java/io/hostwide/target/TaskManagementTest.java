@@ -40,7 +40,7 @@ class TaskManagementTest {
     @Test
     void abortTaskOfAParkedCommand() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
-        try (Harness h = new Harness(new DeviceAttributes(), g)) {
+        try (Harness h = new Harness(new DeviceAttributes(), g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s = open(h, f, "iqn.2026-12.io.hostwide:a");
             long a = f.read(s, 1, TaskAttribute.SIMPLE);
@@ -64,7 +64,7 @@ class TaskManagementTest {
     @Test
     void abortTaskWaitsForAnExecutingCommand() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
-        try (Harness h = new Harness(new DeviceAttributes(), g)) {
+        try (Harness h = new Harness(new DeviceAttributes(), g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s = open(h, f, "iqn.2026-12.io.hostwide:a");
             long a = f.read(s, 1, TaskAttribute.SIMPLE);
@@ -93,6 +93,8 @@ class TaskManagementTest {
             assertThat(done(tmf(h, s, TmfFunction.ABORT_TASK, LunAddress.encode(7), t)).response())
                     .isEqualTo(TmfResponse.INCORRECT_LOGICAL_UNIT_NUMBER);
             assertThat(done(tmf(h, s, TmfFunction.CLEAR_ACA, LUN0, 0)).response()).isEqualTo(TmfResponse.FUNCTION_REJECTED);
+            assertThat(done(tmf(h, s, TmfFunction.fromIscsiFunction(8), LUN0, 0)).response())
+                    .as("TASK REASSIGN / unknown codes").isEqualTo(TmfResponse.FUNCTION_REJECTED);
             assertThat(h.core.taskManagement().abortsNoTask()).isEqualTo(1);
         }
     }
@@ -104,7 +106,7 @@ class TaskManagementTest {
     @Test
     void logicalUnitReset() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
-        try (Harness h = new Harness(new DeviceAttributes().ioThreads(1), g)) {
+        try (Harness h = new Harness(new DeviceAttributes().ioThreads(1), g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s1 = open(h, f, "iqn.2026-12.io.hostwide:a");
             Session s2 = open(h, f, "iqn.2026-12.io.hostwide:b");
@@ -156,7 +158,7 @@ class TaskManagementTest {
     @Test
     void queries() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
-        try (Harness h = new Harness(new DeviceAttributes(), g)) {
+        try (Harness h = new Harness(new DeviceAttributes(), g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s = open(h, f, "iqn.2026-12.io.hostwide:a");
             assertThat(done(tmf(h, s, TmfFunction.QUERY_TASK_SET, LUN0, 0)).response()).isEqualTo(TmfResponse.FUNCTION_COMPLETE);
@@ -182,7 +184,7 @@ class TaskManagementTest {
     void preemptAndAbort() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
         g.hold = false;
-        try (Harness h = new Harness(new DeviceAttributes(), g)) {
+        try (Harness h = new Harness(new DeviceAttributes(), g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session a = open(h, f, "iqn.2026-12.io.hostwide:a");
             Session b = open(h, f, "iqn.2026-12.io.hostwide:b");
@@ -207,5 +209,30 @@ class TaskManagementTest {
 
     private static long prout(RecordingFabric f, Session s, int sa, int type, long key, long saKey) {
         return f.submit(s, Nexus.proutCdb(sa, type, 24), TaskAttribute.SIMPLE, Nexus.basic(key, saKey, 0));
+    }
+
+    /** SAM-5 §6.3.4: nexus loss aborts the nexus's tasks (no responses) and its SPC-2 reservation goes. */
+    @Test
+    void nexusLoss() throws Exception {
+        GatedBackstore g = new GatedBackstore(1 << 20, 512);
+        try (Harness h = new Harness(new DeviceAttributes(), g); GatedBackstore.Unblock unblock = g::unblock) {
+            RecordingFabric f = new RecordingFabric();
+            Session a = open(h, f, "iqn.2026-12.io.hostwide:a");
+            g.hold = false;
+            assertThat(f.await(f.submit(a, Harness.cdb(0x16, 0, 0, 0, 0, 0), TaskAttribute.SIMPLE, TargetCommand.DIR_NONE, 0))
+                    .status()).isEqualTo(ScsiStatus.GOOD);
+            g.hold = true;
+            long t = f.read(a, 1, TaskAttribute.SIMPLE);
+            g.nextArrival();
+            CompletableFuture<Void> lost = new CompletableFuture<>();
+            h.core.taskManagement().nexusLoss(a, () -> lost.complete(null));
+            assertThat(h.device.services().reservations().state().spc2Holder()).isNull();
+            assertThat(lost).isNotDone();
+            g.releaseLba(1);
+            lost.get(10, TimeUnit.SECONDS);
+            RecordingFabric.Done d = f.await(t);
+            assertThat(d.aborted()).isTrue();
+            assertThat(d.suppressed()).isTrue();
+        }
     }
 }

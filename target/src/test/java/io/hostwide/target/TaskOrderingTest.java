@@ -21,7 +21,7 @@ class TaskOrderingTest {
     @Test
     void orderedWaitsForOlderAndHoldsBackNewer() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
-        try (Harness h = harness(g)) {
+        try (Harness h = harness(g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s = h.core.openSession(h.port, f, "iqn.2026-12.io.hostwide:o", "iqn.2026-12.io.hostwide:o,i,0x01");
             TaskSet o = h.device.taskSet();
@@ -35,11 +35,11 @@ class TaskOrderingTest {
             assertThat(o.delayed()).as("B and C parked").isEqualTo(2);
             assertThat(o.nonOrdered()).isEqualTo(2);
 
-            g.release(1);                       // A completes; D (HEAD) still runs: B keeps waiting
+            g.releaseLba(1);                    // A completes; D (HEAD) still runs: B keeps waiting
             f.await(a);
             assertThat(g.pendingArrivals()).isZero();
             assertThat(o.delayed()).isEqualTo(2);
-            g.release(1);                       // D completes: B runs alone
+            g.releaseLba(4);                    // D completes: B runs alone
             f.await(d);
             assertThat(g.nextArrival()).isEqualTo(2);
             assertThat(o.orderedInProgress()).isTrue();
@@ -58,7 +58,7 @@ class TaskOrderingTest {
     @Test
     void consecutiveOrderedCommandsRunOneAtATime() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
-        try (Harness h = harness(g)) {
+        try (Harness h = harness(g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s = h.core.openSession(h.port, f, "iqn.2026-12.io.hostwide:o", "iqn.2026-12.io.hostwide:o,i,0x01");
             long o1 = f.write(s, 10, TaskAttribute.ORDERED);
@@ -82,7 +82,7 @@ class TaskOrderingTest {
     @Test
     void simpleCommandsRunConcurrently() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
-        try (Harness h = harness(g)) {
+        try (Harness h = harness(g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s = h.core.openSession(h.port, f, "iqn.2026-12.io.hostwide:o", "iqn.2026-12.io.hostwide:o,i,0x01");
             for (int i = 0; i < 4; i++) {
@@ -104,7 +104,7 @@ class TaskOrderingTest {
     @Test
     void inquiryIsHeadOfQueue() {
         GatedBackstore g = new GatedBackstore(1 << 20, 512);
-        try (Harness h = harness(g)) {
+        try (Harness h = harness(g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s = h.core.openSession(h.port, f, "iqn.2026-12.io.hostwide:o", "iqn.2026-12.io.hostwide:o,i,0x01");
             f.read(s, 1, TaskAttribute.SIMPLE);

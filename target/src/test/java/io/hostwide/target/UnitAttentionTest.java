@@ -39,6 +39,36 @@ class UnitAttentionTest {
         assertThat(q.peek()).isEqualTo(Asc.of(0x3F, 24)); // the oldest were dropped
     }
 
+    /**
+     * libiscsi Sanitize.Reset polls TEST UNIT READY "until no unit attention" across reconnects; SAM-5 §6.3.1: the
+     * power-on condition is established once per initiator port, so a reinstated nexus (same InitiatorName and
+     * ISID) does not see it again, while another ISID (another initiator port) does, once.
+     */
+    @Test
+    void powerOnIsReportedOncePerInitiatorPortNotPerReconnect() {
+        try (Harness h = new Harness(new DeviceAttributes(), new RamBackstore(1 << 20, 512), true)) {
+            String name = "iqn.2026-12.io.hostwide:initiator";
+            TestFabric.Result first = h.none(TUR);
+            assertThat(first.status()).isEqualTo(ScsiStatus.CHECK_CONDITION);
+            assertThat(first.senseKey()).isEqualTo(SenseKey.UNIT_ATTENTION);
+            assertThat(first.ascAscq()).isEqualTo(0x2900);
+            assertThat(h.none(TUR).status()).isEqualTo(ScsiStatus.GOOD);
+            for (int i = 0; i < 3; i++) { // the connection drops, the initiator logs in again with the same ISID
+                h.session.close();
+                Session again = h.core.openSession(h.port, h.fabric, name, name + ",i,0x000000000001");
+                assertThat(h.fabric.run(again, 0, TUR, 0, TargetCommand.DIR_NONE, null).status())
+                        .isEqualTo(ScsiStatus.GOOD);
+                again.close();
+            }
+            Session otherIsid = h.core.openSession(h.port, h.fabric, name, name + ",i,0x000000000002");
+            TestFabric.Result other = h.fabric.run(otherIsid, 0, TUR, 0, TargetCommand.DIR_NONE, null);
+            assertThat(other.ascAscq()).isEqualTo(0x2900);
+            assertThat(h.fabric.run(otherIsid, 0, TUR, 0, TargetCommand.DIR_NONE, null).status())
+                    .isEqualTo(ScsiStatus.GOOD);
+            otherIsid.close();
+        }
+    }
+
     @Test
     void reportLunsClearsReportedLunsDataHasChangedOnEveryLun() {
         try (Harness h = new Harness()) {

@@ -10,12 +10,10 @@ import io.hostwide.iscsi.pdu.LogoutResponse;
 import io.hostwide.iscsi.pdu.NopOut;
 import io.hostwide.iscsi.pdu.Pdu;
 import io.hostwide.iscsi.pdu.TaskManagementRequest;
-import io.hostwide.iscsi.pdu.TaskManagementResponse;
 import io.hostwide.iscsi.pdu.TextRequest;
 import io.hostwide.iscsi.pdu.TextResponse;
 import io.hostwide.iscsi.spec.Codes;
 import io.hostwide.iscsi.spec.RejectReason;
-import io.hostwide.iscsi.spec.TaskManagement;
 import io.hostwide.iscsi.spec.TextKey;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -24,6 +22,7 @@ import java.util.List;
 /** NOP, Text (SendTargets), task management and Logout in the full feature phase (RFC 7143 §11.5-§11.19). */
 final class FfpControl {
     private final FullFeature ffp;
+    private final TmfHandler tmf;
     private final TextAccumulator textIn = new TextAccumulator();
     private TextSplitter textOut;
     private int textTtt;
@@ -31,13 +30,14 @@ final class FfpControl {
 
     FfpControl(FullFeature ffp) {
         this.ffp = ffp;
+        this.tmf = new TmfHandler(ffp);
     }
 
     void execute(Pdu p) {
         switch (p) {
             case NopOut n -> ffp.nopIn(n);
             case TextRequest t -> text(t);
-            case TaskManagementRequest t -> taskManagement(t);
+            case TaskManagementRequest t -> tmf.handle(t);
             case LogoutRequest l -> logout(l);
             default -> ffp.reject(RejectReason.COMMAND_NOT_SUPPORTED, p);
         }
@@ -97,55 +97,6 @@ final class FfpControl {
         IscsiSession s = ffp.session;
         ffp.conn.writer.send(sn -> new TextResponse(fin, cont, t.lun(), t.initiatorTaskTag(), ttt, sn, s.expCmdSn(),
                 s.maxCmdSn(), data), true);
-    }
-
-    /**
-     * Task management, RFC 7143 §11.5: aborts act on tasks the transport still holds (waiting for Data-Out); a task
-     * already in the core completes on its own (RAM-backed ones complete before the next PDU is read). Resets need
-     * the core's reset entry points and are answered "not supported" until it has them.
-     */
-    private void taskManagement(TaskManagementRequest r) {
-        int response = switch (r.function()) {
-            case TaskManagement.ABORT_TASK -> abortTask(r);
-            case TaskManagement.ABORT_TASK_SET, TaskManagement.CLEAR_TASK_SET -> abortSet(r.lun());
-            case TaskManagement.TASK_REASSIGN -> TaskManagement.TASK_ALLEGIANCE_REASSIGNMENT_NOT_SUPPORTED; // ERL 0
-            case TaskManagement.CLEAR_ACA, TaskManagement.LOGICAL_UNIT_RESET, TaskManagement.TARGET_WARM_RESET,
-                    TaskManagement.TARGET_COLD_RESET -> TaskManagement.FUNCTION_NOT_SUPPORTED;
-            default -> TaskManagement.FUNCTION_REJECTED;
-        };
-        IscsiSession s = ffp.session;
-        ffp.conn.writer.send(sn -> new TaskManagementResponse(response, r.initiatorTaskTag(), sn, s.expCmdSn(),
-                s.maxCmdSn()), true);
-    }
-
-    private int abortTask(TaskManagementRequest r) {
-        for (Connection c : ffp.session.connections()) {
-            FullFeature f = c.fullFeature();
-            if (f == null) {
-                continue;
-            }
-            for (Task t : f.waitingTasks(0, r.referencedTaskTag(), true)) {
-                f.abortTask(t);
-                return TaskManagement.FUNCTION_COMPLETE;
-            }
-            if (f.hasTask(r.referencedTaskTag())) {
-                return TaskManagement.FUNCTION_COMPLETE; // in the core: it completes and answers by itself
-            }
-        }
-        // RFC 7143 §11.6.1: a task that does not exist (or already completed) reports "Task does not exist"
-        return TaskManagement.TASK_DOES_NOT_EXIST;
-    }
-
-    private int abortSet(long lun) {
-        for (Connection c : ffp.session.connections()) {
-            FullFeature f = c.fullFeature();
-            if (f != null) {
-                for (Task t : f.waitingTasks(lun, 0, false)) {
-                    f.abortTask(t);
-                }
-            }
-        }
-        return TaskManagement.FUNCTION_COMPLETE;
     }
 
     /** Logout, RFC 7143 §11.14-§11.15: close the session, this or another connection; no recovery at ERL 0. */

@@ -310,7 +310,9 @@ final class FullFeature {
         if (t.counted) {
             session.commandDone();
         }
-        if (!conn.isClosed()) {
+        // RFC 7143 §11.5.1: a task this session's TMF aborted gets no response (the core marks it suppressed);
+        // one aborted by another session's TMF ends with TASK ABORTED (TAS = 1) like any other status
+        if (!conn.isClosed() && !t.cmd.responseSuppressed()) {
             conn.writer.completion(t, session);
         }
         recycle(t);

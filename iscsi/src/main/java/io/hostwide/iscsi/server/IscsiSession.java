@@ -208,8 +208,11 @@ final class IscsiSession implements Fabric {
         for (Connection c : connections) {
             c.close("session closed");
         }
-        if (core != null) {
-            core.close();
+        Session nexus = core;
+        if (nexus != null) {
+            // SAM-5 §6.3.4 I_T nexus loss: the core aborts the nexus's commands (their responses suppressed) and
+            // releases its SPC-2 reservations; the nexus goes once they all completed
+            nexus.core().taskManagement().nexusLoss(nexus, nexus::close);
         }
     }
 

@@ -186,6 +186,15 @@ public final class IscsiTargetServer implements AutoCloseable {
         return out;
     }
 
+    /** TARGET COLD RESET (RFC 7143 §11.5.1): every session to {@code target} ends, its connections close. */
+    void closeSessionsOf(ExportedTarget target) {
+        for (IscsiSession s : registry.sessions()) {
+            if (s.target == target) {
+                s.close();
+            }
+        }
+    }
+
     /** Live sessions (normal and discovery). */
     public int sessionCount() {
         return registry.size();

@@ -71,20 +71,6 @@ class FfpControlTest {
     }
 
     @Test
-    void resetsAreRefusedUntilTheCoreOffersThemAndReassignIsNotSupportedAtErl0() throws Exception {
-        try (TestInitiator i = loggedIn()) {
-            i.send(new TaskManagementRequest(true, TaskManagement.LOGICAL_UNIT_RESET, 0, 40, -1, i.cmdSn,
-                    i.expStatSn, 0, 0));
-            assertThat(((TaskManagementResponse) i.receive()).response())
-                    .isEqualTo(TaskManagement.FUNCTION_NOT_SUPPORTED);
-            i.send(new TaskManagementRequest(true, TaskManagement.TASK_REASSIGN, 0, 41, 7, i.cmdSn, i.expStatSn, 0,
-                    0));
-            assertThat(((TaskManagementResponse) i.receive()).response())
-                    .isEqualTo(TaskManagement.TASK_ALLEGIANCE_REASSIGNMENT_NOT_SUPPORTED);
-        }
-    }
-
-    @Test
     void longSendTargetsReplyIsContinuedWithTheCBit() throws Exception {
         try (TestInitiator i = new TestInitiator(server.boundAddresses().get(0))) {
             i.login(null, "MaxRecvDataSegmentLength=512");

@@ -154,6 +154,7 @@ class ServerSessionTest {
         awaitSessions(server, 0);
         // The server keeps serving: a new session logs in and writes.
         try (TestInitiator j = connect()) {
+            j.isid = 0x400000000002L; // another initiator port: it sees the power-on condition once (SAM-5 §6.3.1)
             assertThat(j.login(TARGET).statusClass()).isZero();
             clearUnitAttention(j);
             j.send(new ScsiCommand(false, true, false, true, 1, 0, 1, 512, j.cmdSn++, j.expStatSn,

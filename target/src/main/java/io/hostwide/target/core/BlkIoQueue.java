@@ -122,6 +122,10 @@ public final class BlkIoQueue implements IoQueue {
             slotWork[slot] = null;
             try {
                 w.run(cmd);
+            } catch (RuntimeException e) {
+                // only a fabric's complete() can throw here; the worker must survive it
+                Thread t = Thread.currentThread();
+                t.getUncaughtExceptionHandler().uncaughtException(t, e);
             } finally {
                 slotBusy.set(slot, 0);
                 rq.complete(BlkStatus.OK); // frees the tag: the next command may enter

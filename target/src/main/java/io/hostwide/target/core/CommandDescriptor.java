@@ -46,6 +46,12 @@ public record CommandDescriptor(int opcode, int serviceAction, String name, int 
      * WRITE: exactly twice the blocks); anything else is INVALID FIELD IN CDB.
      */
     public static final int EXACT_DATA_OUT = 1 << 7;
+    /**
+     * A block transfer that may ask for more Data-Out than the initiator expects: when the expected length is whole
+     * blocks, the command runs on those blocks only and reports the overflow residual (RFC 7143 §11.4.5.2, FCP-4
+     * §9.4.2 "data beyond FCP_DL shall not be requested or transferred"; libiscsi iSCSIResiduals.Write*Residuals).
+     */
+    public static final int TRUNCATABLE_DATA_OUT = 1 << 8;
     /** Modifies the medium: fails with DATA PROTECT on write-protected devices or read-only mappings. */
     public static final int WRITES_MEDIUM = 1 << 3;
     /** Allowed on a LUN the nexus does not have mapped (INQUIRY, REPORT LUNS, REQUEST SENSE; SPC-4 §4.3). */

@@ -24,10 +24,12 @@ public final class DeviceAttributes {
     private long maxUnmapBlockDescriptorCount = 256;
     private long unmapGranularity = 1;
     private long unmapGranularityAlignment = 0;
-    private long maxWriteSameLength = 0; // 0: no limit (SBC-4 §6.6.4)
+    // SBC-4 §6.6.4 MAXIMUM WRITE SAME LENGTH; 65535 as LIO (0 = no limit would promise single commands far
+    // beyond the 8 MiB transfer limit, e.g. libiscsi WriteSame16.Unmap then writes 32 MiB in one WRITE(16))
+    private long maxWriteSameLength = 0xFFFF;
     private long maxTransferLength = 0; // 0: 8 MiB worth of blocks (Device.maxTransferBlocks)
     private long optimalTransferLength = 256;
-    private int maxCompareAndWriteLength = 256;
+    private int maxCompareAndWriteLength = 255; // SBC-4 §6.6.4: a one-byte field, as is NUMBER OF LOGICAL BLOCKS
     private long maxAtomicTransferLength = 256;
     private long atomicAlignment = 1;
     private long atomicTransferLengthGranularity = 1;

@@ -59,6 +59,33 @@ public final class ReservationGate implements CommandGate {
                 || op == ScsiOpcode.RELEASE_10;
     }
 
+    /**
+     * Whether I_T nexus {@code me} may access {@code dev} with a command of {@code rule} (READ or WRITE) under
+     * the LU's current reservations: the copy manager checks its copy targets with this (SPC-4 §6.4).
+     */
+    public static boolean allowed(Device dev, Session me, ReservationRule rule) {
+        PrState s = dev.services().reservations().state();
+        if (s.quiet()) {
+            return true;
+        }
+        Session spc2 = Spc2Reservations.live(s.spc2Holder());
+        if (spc2 != null && spc2 != me) {
+            return false;
+        }
+        return !s.reserved() || s.isHolder(me) || tableAllows(s, rule, s.registrationOf(me) != null);
+    }
+
+    private static boolean tableAllows(PrState s, ReservationRule rule, boolean registered) {
+        int type = s.type();
+        if (PrType.writeExclusive(type) && rule == ReservationRule.READ) {
+            return true;
+        }
+        if (type == PrType.WRITE_EXCLUSIVE || type == PrType.EXCLUSIVE_ACCESS) {
+            return false;
+        }
+        return registered;
+    }
+
     static boolean persistentAllowed(PrState s, TargetCommand cmd, Session me) {
         ReservationRule rule = cmd.descriptor().reservation();
         if (rule == ReservationRule.ALWAYS_ALLOWED) {
@@ -79,14 +106,6 @@ public final class ReservationGate implements CommandGate {
                 return true;
             }
         }
-        boolean read = rule == ReservationRule.READ;
-        int type = s.type();
-        if (PrType.writeExclusive(type) && read) {
-            return true;
-        }
-        if (type == PrType.WRITE_EXCLUSIVE || type == PrType.EXCLUSIVE_ACCESS) {
-            return false;
-        }
-        return mine != null; // registrants-only and all-registrants types: registrants pass
+        return tableAllows(s, rule == ReservationRule.READ ? rule : ReservationRule.WRITE, mine != null);
     }
 }

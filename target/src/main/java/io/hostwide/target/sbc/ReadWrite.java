@@ -51,6 +51,7 @@ final class ReadWrite {
         if (!BlockCdb.inRange(cmd, lba, blocks) || !withinMaxTransfer(cmd, dev, blocks)) {
             return CommandDescriptor.DONE;
         }
+        blocks = transferredBlocks(cmd, dev, blocks);
         if (blocks == 0) {
             return CommandDescriptor.DONE;
         }
@@ -76,6 +77,14 @@ final class ReadWrite {
             dev.rangeLock().unlockShared(mask, stamps);
         }
         return CommandDescriptor.DONE;
+    }
+
+    /**
+     * The blocks whose Data-Out the initiator sends: all of them, or fewer when the core truncated an overflowing
+     * write to the expected length (RFC 7143 §11.4.5.2, see CommandDescriptor.TRUNCATABLE_DATA_OUT).
+     */
+    static long transferredBlocks(TargetCommand cmd, Device dev, long blocks) {
+        return Math.min(blocks, cmd.cdbTransferLength() / dev.blockSize());
     }
 
     /** SBC-4 §6.6.4: a transfer longer than MAXIMUM TRANSFER LENGTH → INVALID FIELD IN CDB. */

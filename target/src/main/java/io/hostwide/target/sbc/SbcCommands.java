@@ -12,6 +12,7 @@ import static io.hostwide.target.core.CommandDescriptor.ALUA_STANDBY;
 import static io.hostwide.target.core.CommandDescriptor.BACKSTORE_IO;
 import static io.hostwide.target.core.CommandDescriptor.EXACT_DATA_OUT;
 import static io.hostwide.target.core.CommandDescriptor.MEDIUM_ACCESS;
+import static io.hostwide.target.core.CommandDescriptor.TRUNCATABLE_DATA_OUT;
 import static io.hostwide.target.core.CommandDescriptor.WRITES_MEDIUM;
 
 /**
@@ -36,6 +37,8 @@ public final class SbcCommands {
 
     static final int READ_IO = MEDIUM_ACCESS | BACKSTORE_IO;
     static final int WRITE_IO = MEDIUM_ACCESS | BACKSTORE_IO | WRITES_MEDIUM;
+    /** WRITE and WRITE AND VERIFY: an expected length short of the CDB's by whole blocks truncates the write. */
+    static final int BLOCK_WRITE = WRITE_IO | TRUNCATABLE_DATA_OUT;
     private static final int F = 0xFF;
     private static final int CTRL = 0x07;
 
@@ -77,13 +80,13 @@ public final class SbcCommands {
                 .dataIn(BlockCdb.DATA).flags(READ_IO).reservation(ReservationRule.READ).timeouts(5, 30)
                 .handler(ReadWrite::read));
         t.add(Row.of(ScsiOpcode.WRITE_6, "WRITE(6)").usage(0x1F, F, F, F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(WRITE_IO).timeouts(5, 30).handler(ReadWrite::write));
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE).timeouts(5, 30).handler(ReadWrite::write));
         t.add(Row.of(ScsiOpcode.WRITE_10, "WRITE(10)").usage(0xFA, F, F, F, F, 0x3F, F, F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(WRITE_IO).timeouts(5, 30).handler(ReadWrite::write));
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE).timeouts(5, 30).handler(ReadWrite::write));
         t.add(Row.of(ScsiOpcode.WRITE_12, "WRITE(12)").usage(0xFA, F, F, F, F, F, F, F, F, 0x3F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(WRITE_IO).timeouts(5, 30).handler(ReadWrite::write));
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE).timeouts(5, 30).handler(ReadWrite::write));
         t.add(Row.of(ScsiOpcode.WRITE_16, "WRITE(16)").usage(0xFB, F, F, F, F, F, F, F, F, F, F, F, F, F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(WRITE_IO).timeouts(5, 30).handler(ReadWrite::write));
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE).timeouts(5, 30).handler(ReadWrite::write));
         t.add(Row.of(ScsiOpcode.READ_CAPACITY_10, "READ CAPACITY(10)").usage(0, F, F, F, F, 0, 0, 0x01, CTRL)
                 .dataIn((cdb, dev) -> 8).flags(MEDIUM_ACCESS).reservation(ReservationRule.ALWAYS_ALLOWED)
                 .alua(ALUA_STANDBY).timeouts(1, 5).handler(ReadCapacity::capacity10));
@@ -104,13 +107,13 @@ public final class SbcCommands {
                 .dataOut(Verify.VERIFY_DATA).flags(READ_IO).reservation(ReservationRule.READ).timeouts(5, 60)
                 .handler(Verify::verify));
         t.add(Row.of(ScsiOpcode.WRITE_AND_VERIFY_10, "WRITE AND VERIFY(10)").usage(0xF6, F, F, F, F, 0x3F, F, F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(WRITE_IO).timeouts(5, 60).handler(Verify::writeAndVerify));
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE).timeouts(5, 60).handler(Verify::writeAndVerify));
         t.add(Row.of(ScsiOpcode.WRITE_AND_VERIFY_12, "WRITE AND VERIFY(12)")
                 .usage(0xF6, F, F, F, F, F, F, F, F, 0x3F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(WRITE_IO).timeouts(5, 60).handler(Verify::writeAndVerify));
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE).timeouts(5, 60).handler(Verify::writeAndVerify));
         t.add(Row.of(ScsiOpcode.WRITE_AND_VERIFY_16, "WRITE AND VERIFY(16)")
                 .usage(0xF6, F, F, F, F, F, F, F, F, F, F, F, F, 0x3F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(WRITE_IO).timeouts(5, 60).handler(Verify::writeAndVerify));
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE).timeouts(5, 60).handler(Verify::writeAndVerify));
     }
 
     private static void cache(CommandTable t) {

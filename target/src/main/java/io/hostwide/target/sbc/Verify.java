@@ -85,7 +85,11 @@ final class Verify {
         long lba = BlockCdb.lba(cdb);
         long blocks = BlockCdb.blocks(cdb);
         Device dev = cmd.device();
-        if (!BlockCdb.inRange(cmd, lba, blocks) || !ReadWrite.withinMaxTransfer(cmd, dev, blocks) || blocks == 0) {
+        if (!BlockCdb.inRange(cmd, lba, blocks) || !ReadWrite.withinMaxTransfer(cmd, dev, blocks)) {
+            return CommandDescriptor.DONE;
+        }
+        blocks = ReadWrite.transferredBlocks(cmd, dev, blocks);
+        if (blocks == 0) {
             return CommandDescriptor.DONE;
         }
         // SBC-4 §5.45: the data must be on the medium before it is verified: write it durably.

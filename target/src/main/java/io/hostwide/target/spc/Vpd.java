@@ -141,6 +141,11 @@ final class Vpd {
     /** SBC-4 §6.6.2 Block Device Characteristics: rotation rate 1 = non-rotating medium. */
     private static int characteristics(byte[] d, Device dev) {
         BigEndian.put16(d, 4, dev.attributes().nonRotational() ? 1 : 0);
+        if (dev.attributes().emulateSanitize()) {
+            // SBC-4 §6.6.2 WABEREQ / WACEREQ = 01b: after BLOCK ERASE or CRYPTOGRAPHIC ERASE a read completes with
+            // GOOD status (the blocks are deallocated or zeroed); libiscsi Sanitize.BlockErase/CryptoErase
+            d[7] = (byte) (0b01 << 6 | 0b01 << 4);
+        }
         return 4 + VpdPage.BLOCK_DEVICE_CHARACTERISTICS_PAGE_LENGTH;
     }
 

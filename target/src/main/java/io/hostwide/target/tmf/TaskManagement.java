@@ -59,6 +59,10 @@ public final class TaskManagement {
      * @param referencedTag the tag of the task ABORT TASK / QUERY TASK refer to
      */
     public void request(Session s, TmfFunction f, long lun, long referencedTag, TmfCallback cb) {
+        if (f == null) { // a code the fabric could not map (TmfFunction.fromIscsiFunction returned null)
+            cb.done(new TmfResult(null, TmfResponse.FUNCTION_REJECTED, new long[0], 0));
+            return;
+        }
         SessionLun sl = null;
         if (f.lunScoped()) {
             int n = LunAddress.decode(lun);
@@ -86,9 +90,28 @@ public final class TaskManagement {
             case TARGET_WARM_RESET, TARGET_COLD_RESET -> {
                 ScsiTarget t = s.port().target();
                 int asc = f == TmfFunction.TARGET_COLD_RESET ? Asc.POWER_ON_OCCURRED : 0x2902; // SCSI BUS RESET OCCURRED
-                abort(s, f, c -> c.session().port().target() == t, null, () -> resetTarget(t, asc), cb);
+                abort(s, f, c -> c.session().port().target() == t, null, () -> {
+                    resetTarget(t, asc);
+                    if (f == TmfFunction.TARGET_COLD_RESET) {
+                        core.powerOnOccurred(t);
+                    }
+                }, cb);
             }
         }
+    }
+
+    /**
+     * I_T nexus loss (SAM-5 §6.3.4), for a fabric whose connection or session went away: aborts every command of
+     * the nexus (their responses are suppressed; the fabric just releases them) and releases the SPC-2
+     * reservations it held; {@code done} runs once they all completed. Persistent reservations stay (SPC-4
+     * §5.13.1). Call before {@link Session#close()}.
+     */
+    public void nexusLoss(Session s, Runnable done) {
+        abortCommands(s, c -> c.session() == s, null, new ArrayList<>(), done, () -> {
+            for (SessionLun l : s.sessionLuns()) {
+                l.device().services().reservations().releaseSpc2(s);
+            }
+        });
     }
 
     /**
@@ -116,7 +139,7 @@ public final class TaskManagement {
 
     private int abortCommands(Session requester, Predicate<TargetCommand> match, TargetCommand exclude,
                               List<Long> tags, Runnable done, Runnable effects) {
-        int[] found = new int[1];
+        int found = 0;
         AbortOperation op = new AbortOperation(done, active);
         active.add(op);
         Set<Device> touched = new LinkedHashSet<>();
@@ -130,7 +153,7 @@ public final class TaskManagement {
                 Device d = c.device();
                 if (c.requestAbort(w, c.session() != requester)) {
                     op.add(c, w);
-                    found[0]++;
+                    found++;
                     if (c.session() == requester) {
                         tags.add(tag);
                     }
@@ -148,7 +171,7 @@ public final class TaskManagement {
         effects.run();
         op.arm();
         op.check();
-        return found[0];
+        return found;
     }
 
     private static TmfResult result(TmfFunction f, List<Long> tags) {

@@ -41,12 +41,7 @@ public final class CopyResults {
 
     private static final Result RUNNING = new Result(0, 0, 0, 0, new byte[0]);
 
-    synchronized void finish(long key, Result r, boolean hold) {
-        if (!hold) {
-            results.remove(key);
-            order.remove(key);
-            return;
-        }
+    synchronized void finish(long key, Result r) {
         results.put(key, r);
         order.put(key, ++sequence);
         if (order.size() > LIMIT) {

@@ -6,6 +6,8 @@ import io.hostwide.target.SenseReason;
 import io.hostwide.target.SessionLun;
 import io.hostwide.target.TargetCommand;
 import io.hostwide.target.core.CommandDescriptor;
+import io.hostwide.target.core.ReservationRule;
+import io.hostwide.target.pr.ReservationGate;
 import io.hostwide.target.model.Device;
 
 import static io.hostwide.target.xcopy.XcopySpec.B2B_SEGMENT_LENGTH;
@@ -58,8 +60,8 @@ public final class ExtendedCopy {
         if (targets > XcopySpec.MAX_TARGET_DESCRIPTORS) {
             return cmd.fail(SenseReason.TOO_MANY_TARGET_DESCRIPTORS);
         }
-        int segments = countSegments(cmd, HEADER_LENGTH + tdl, (int) sdl);
-        if (segments < 0) {
+        int[] segments = parseSegments(cmd, HEADER_LENGTH + tdl, (int) sdl);
+        if (segments == null) {
             return CommandDescriptor.DONE;
         }
         for (int i = 0; i < targets; i++) {
@@ -74,59 +76,69 @@ public final class ExtendedCopy {
             return cmd.fail(SenseReason.OPERATION_IN_PROGRESS);
         }
         long[] moved = new long[2]; // bytes, segments
-        SenseReason failure = run(cmd, targets, segments, HEADER_LENGTH + tdl, moved);
+        SenseReason failure = run(cmd, targets, segments, moved);
         if (failure != null) {
             cmd.fail(failure);
         }
         if (tracked) {
-            byte[] sense = new byte[failure == null || !failure.hasSense() ? 0 : 18];
-            if (sense.length > 0) {
-                byte[] full = new byte[TargetCommand.MAX_SENSE_LENGTH];
-                int len = TargetCommand.encodeSenseData(full, failure, 0, false);
-                sense = java.util.Arrays.copyOf(full, len);
-            }
             results.finish(key, new CopyResults.Result(failure == null ? 1 : 2, (int) moved[1], moved[0],
-                    failure == null ? ScsiStatus.GOOD : failure.status(), sense), usage == XcopySpec.LIST_ID_USAGE_HOLD
-                    || usage == XcopySpec.LIST_ID_USAGE_NO_HOLD);
+                    failure == null ? ScsiStatus.GOOD : failure.status(), senseOf(failure)));
         }
         return CommandDescriptor.DONE;
     }
 
-    /** @return the number of segment descriptors, or -1 after failing the command */
-    private static int countSegments(TargetCommand cmd, int start, int length) {
+    /** Fixed-format sense data of a failure, for FAILED SEGMENT DETAILS (empty when none). */
+    private static byte[] senseOf(SenseReason failure) {
+        if (failure == null || !failure.hasSense()) {
+            return new byte[0];
+        }
+        byte[] full = new byte[TargetCommand.MAX_SENSE_LENGTH];
+        return java.util.Arrays.copyOf(full, TargetCommand.encodeSenseData(full, failure, 0, false));
+    }
+
+    /** @return the offsets of the segment descriptors, or null after failing the command */
+    private static int[] parseSegments(TargetCommand cmd, int start, int length) {
+        int[] offsets = new int[XcopySpec.MAX_SEGMENT_DESCRIPTORS];
         int p = start;
         int end = start + length;
         int count = 0;
         while (p < end) {
-            if (++count > XcopySpec.MAX_SEGMENT_DESCRIPTORS) {
+            if (count == XcopySpec.MAX_SEGMENT_DESCRIPTORS) {
                 cmd.fail(SenseReason.TOO_MANY_SEGMENT_DESCRIPTORS);
-                return -1;
+                return null;
             }
             if (p + 4 > end) {
                 cmd.fail(SenseReason.PARAMETER_LIST_LENGTH_ERROR);
-                return -1;
+                return null;
             }
             int type = cmd.outU8(p);
             int len = cmd.outU16(p + 2) + 4;
-            if (type != XcopySpec.SEGMENT_BLOCK_TO_BLOCK) {
+            int expected = type == XcopySpec.SEGMENT_BLOCK_TO_BLOCK ? B2B_SEGMENT_LENGTH
+                    : type == XcopySpec.SEGMENT_BLOCK_TO_BLOCK_OFFSET ? XcopySpec.B2B_OFFSET_SEGMENT_LENGTH : -1;
+            if (expected < 0) {
                 cmd.fail(SenseReason.UNSUPPORTED_SEGMENT_DESCRIPTOR_TYPE_CODE);
-                return -1;
+                return null;
             }
-            if (len != B2B_SEGMENT_LENGTH) {
+            if (len != expected) {
                 cmd.failParameterField(p + 2, 7);
-                return -1;
+                return null;
             }
             if (p + len > end) {
                 cmd.fail(SenseReason.PARAMETER_LIST_LENGTH_ERROR);
-                return -1;
+                return null;
             }
+            if (type == XcopySpec.SEGMENT_BLOCK_TO_BLOCK_OFFSET && (cmd.outU16(p + 28) != 0 || cmd.outU16(p + 30) != 0)) {
+                cmd.failParameterField(cmd.outU16(p + 28) != 0 ? p + 28 : p + 30, 7); // byte offsets: not supported
+                return null;
+            }
+            offsets[count++] = p;
             p += len;
         }
-        return count;
+        return java.util.Arrays.copyOf(offsets, count);
     }
 
     /** Resolves targets, validates every segment, then copies. @return null on success, else the failure */
-    private static SenseReason run(TargetCommand cmd, int targets, int segments, int segStart, long[] moved) {
+    private static SenseReason run(TargetCommand cmd, int targets, int[] segments, long[] moved) {
         Device[] devs = new Device[targets];
         for (int i = 0; i < targets; i++) {
             int off = HEADER_LENGTH + TARGET_DESCRIPTOR_LENGTH * i;
@@ -142,15 +154,25 @@ public final class ExtendedCopy {
                 return SenseReason.COPY_ABORTED;
             }
         }
-        Segment[] plan = new Segment[segments];
-        for (int s = 0; s < segments; s++) {
-            int p = segStart + B2B_SEGMENT_LENGTH * s;
+        Segment[] plan = new Segment[segments.length];
+        for (int s = 0; s < segments.length; s++) {
+            int p = segments[s];
             int si = cmd.outU16(p + 4);
             int di = cmd.outU16(p + 6);
             if (si >= targets || di >= targets) {
                 return SenseReason.COPY_ABORTED_UNREACHABLE_COPY_TARGET;
             }
-            int blocks = cmd.outU16(p + 10);
+            int blocks;
+            if (cmd.outU8(p) == XcopySpec.SEGMENT_BLOCK_TO_BLOCK_OFFSET) {
+                long bytes = cmd.outU32(p + 8);
+                int bs = devs[di].blockSize();
+                if (bytes % bs != 0 || bytes > 0xFFFFL * bs) {
+                    return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST; // DATA SEGMENT GRANULARITY / MAXIMUM SEGMENT LENGTH
+                }
+                blocks = (int) (bytes / bs);
+            } else {
+                blocks = cmd.outU16(p + 10);
+            }
             long srcLba = cmd.outS64(p + 12);
             long dstLba = cmd.outS64(p + 20);
             if (!inRange(devs[si], srcLba, blocks) || !inRange(devs[di], dstLba, blocks)) {
@@ -158,6 +180,10 @@ public final class ExtendedCopy {
             }
             if (devs[di].writeProtected() || readOnlyFor(cmd, devs[di])) {
                 return SenseReason.WRITE_PROTECTED;
+            }
+            if (!ReservationGate.allowed(devs[si], cmd.session(), ReservationRule.READ)
+                    || !ReservationGate.allowed(devs[di], cmd.session(), ReservationRule.WRITE)) {
+                return SenseReason.RESERVATION_CONFLICT; // a copy target reserved by another I_T nexus
             }
             plan[s] = new Segment(devs[si], devs[di], srcLba, dstLba, blocks);
         }

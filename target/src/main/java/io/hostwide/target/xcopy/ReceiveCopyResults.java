@@ -64,7 +64,8 @@ public final class ReceiveCopyResults {
     /** SPC-4 §6.18.4: the copy manager's limits and the descriptor type codes it implements. */
     private static int operatingParameters(TargetCommand cmd) {
         Device dev = cmd.device();
-        int[] codes = {XcopySpec.SEGMENT_BLOCK_TO_BLOCK, XcopySpec.TARGET_IDENTIFICATION};
+        int[] codes = {XcopySpec.SEGMENT_BLOCK_TO_BLOCK, XcopySpec.SEGMENT_BLOCK_TO_BLOCK_OFFSET,
+                XcopySpec.TARGET_IDENTIFICATION};
         int len = 44 + codes.length;
         byte[] d = cmd.scratch(len);
         BigEndian.put32(d, 0, len - 4);

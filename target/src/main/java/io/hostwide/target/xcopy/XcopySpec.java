@@ -12,6 +12,8 @@ package io.hostwide.target.xcopy;
  * block to block segment descriptor 02h (28):  0 02h  1 DC(1) CAT(0)  2..3 DESCRIPTOR LENGTH (0018h)
  *     4..5 SOURCE INDEX  6..7 DESTINATION INDEX  10..11 BLOCK DEVICE NUMBER OF BLOCKS
  *     12..19 SOURCE LBA  20..27 DESTINATION LBA
+ * block to block with offset segment descriptor 0Ah (32): as 02h but 8..11 NUMBER OF BYTES, 28..29 SOURCE BYTE
+ *     OFFSET, 30..31 DESTINATION BYTE OFFSET (this copy manager: offsets 0, whole blocks)
  * </pre>
  */
 final class XcopySpec {
@@ -23,6 +25,9 @@ final class XcopySpec {
 
     static final int TARGET_IDENTIFICATION = 0xE4;
     static final int SEGMENT_BLOCK_TO_BLOCK = 0x02;
+    /** Block to block with byte offsets (SPC-4 §6.4.5.7): 8..11 NUMBER OF BYTES, 28..29 / 30..31 byte offsets. */
+    static final int SEGMENT_BLOCK_TO_BLOCK_OFFSET = 0x0A;
+    static final int B2B_OFFSET_SEGMENT_LENGTH = 32;
 
     static final int LIST_ID_USAGE_HOLD = 0;
     static final int LIST_ID_USAGE_NO_HOLD = 2;
