@@ -101,9 +101,11 @@ class ProvisioningTest {
             TestFabric.Result ndob = h.fabric.run(h.session, 0, ws16(0x09, 2 * PAGE, PAGE), 0, TargetCommand.DIR_NONE, null);
             assertThat(ndob.status()).isEqualTo(ScsiStatus.GOOD);
             assertThat(lbaStatus(h, 0, 24)).satisfies(d -> assertThat(BigEndian.u32(d, 16)).isEqualTo(3 * PAGE));
-            // WRITE SAME with UNMAP but non-zero data writes the data (SBC-4 §5.50)
+            // WRITE SAME with UNMAP deallocates even with non-zero data, and LBPRZ = 1 reads zeros back
+            // (libiscsi WriteSame10.UnmapUntilEnd sends 0xFF blocks with UNMAP; LIO unmaps likewise)
+            h.out(Harness.write10(0, 1), Harness.pattern(BLOCK, 7));
             assertThat(h.out(ws10(0x08, 0, 1), Harness.pattern(BLOCK, 8)).status()).isEqualTo(ScsiStatus.GOOD);
-            assertThat(h.in(Harness.read10(0, 1), BLOCK).data()).isEqualTo(Harness.pattern(BLOCK, 8));
+            assertThat(h.in(Harness.read10(0, 1), BLOCK).data()).isEqualTo(new byte[BLOCK]);
         }
     }
 

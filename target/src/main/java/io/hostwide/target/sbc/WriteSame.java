@@ -14,9 +14,10 @@ import java.nio.ByteBuffer;
 
 /**
  * WRITE SAME 10/16 (SBC-4 §5.49, §5.50): one block of Data-Out (none with NDOB) written to every block of the
- * range; transfer length 0 means "to the end of the medium" (WSNZ = 0). UNMAP = 1 on a thin device deallocates
- * when the block is all zeros (LBPRZ = 1 makes that indistinguishable from writing it); otherwise the data is
- * written. ANCHOR is not supported (ANC_SUP = 0).
+ * range; transfer length 0 means "to the end of the medium" (WSNZ = 0). UNMAP = 1 on a thin device deallocates the
+ * range whatever the Data-Out block holds, as LIO does and as libiscsi's WriteSame*.UnmapUntilEnd expects: the
+ * initiator asked for an unmap, and with LBPRZ = 1 the blocks then read back as zeros (SBC-4 §4.7.3.4.2). Without
+ * UNMAP, all-zero data is stored as zeros and other data is replicated. ANCHOR is not supported (ANC_SUP = 0).
  */
 final class WriteSame {
     private WriteSame() {}
@@ -57,12 +58,12 @@ final class WriteSame {
         if (blocks == 0) {
             return CommandDescriptor.DONE;
         }
-        boolean zeros = ndob(cdb) || allZero(cmd, dev.blockSize());
+        boolean zeros = !unmap && (ndob(cdb) || allZero(cmd, dev.blockSize()));
         long mask = RangeLock.mask(lba, blocks);
         long[] stamps = RangeLock.stamps();
         dev.rangeLock().lockShared(mask, stamps);
         try {
-            if (zeros && unmap) {
+            if (unmap) {
                 dev.backstore().unmap(lba, blocks);
             } else if (zeros) {
                 dev.backstore().writeZeros(lba, blocks);
