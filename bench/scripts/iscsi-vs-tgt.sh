@@ -26,12 +26,12 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 truncate -s 1G /dev/shm/hostwide-bench-tgt.img
-ctl="$work/tgtd.ipc"
-tgtd -f --iscsi portal=127.0.0.1:$tport --control-port=$tport >"$work/tgtd.log" 2>&1 & pids+=($!); disown $!
+ctl=$((100 + RANDOM % 1000))   # tgtd's control-socket index, not a TCP port
+tgtd -f --iscsi portal=127.0.0.1:$tport --control-port=$ctl >"$work/tgtd.log" 2>&1 & pids+=($!); disown $!
 wait_port $tport || { echo "tgtd did not start: $(cat "$work/tgtd.log")" >&2; exit 1; }
-tgtadm -C $tport --lld iscsi --op new --mode target --tid 1 -T $tiqn
-tgtadm -C $tport --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 -b /dev/shm/hostwide-bench-tgt.img
-tgtadm -C $tport --lld iscsi --op bind --mode target --tid 1 -I ALL
+tgtadm -C $ctl --lld iscsi --op new --mode target --tid 1 -T $tiqn
+tgtadm -C $ctl --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 -b /dev/shm/hostwide-bench-tgt.img
+tgtadm -C $ctl --lld iscsi --op bind --mode target --tid 1 -I ALL
 "$root/hostwide" --version >/dev/null
 "$root/hostwide" serve --listen 127.0.0.1:$hport >"$work/hostwide.log" 2>&1 & pids+=($!); disown $!
 wait_port $hport || { echo "hostwide serve did not start: $(tail "$work/hostwide.log")" >&2; exit 1; }
