@@ -72,14 +72,6 @@ public final class DebugParams {
                 k.number("io_timeout", 30_000, 1, 3_600_000),
                 k.integer("disk", 0, 0, Integer.MAX_VALUE),
                 k.flag("fua", false),
-                cdbLen(k) == 16).validate();
-    }
-
-    static int cdbLen(Knobs k) {
-        int n = k.integer("cdb_len", 10, 10, 16);
-        if (n != 10 && n != 16) {
-            throw new IllegalArgumentException(k.kind() + ": knob 'cdb_len' must be 10 or 16, got " + n);
-        }
-        return n;
+                LoopParams.cdbLen(k) == 16).validate();
     }
 }
