@@ -34,6 +34,11 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Commands one session may have outstanding (its CmdSN window; default: config or 128)")
     Integer queueDepth;
 
+    @Option(names = "--poll-us", paramLabel = "MICROS", defaultValue = "" + TargetAssembly.DEFAULT_POLL_MICROS,
+            description = "How long a connection reader busy-polls for the next command before it blocks "
+                    + "(0..10000; 0 = never poll; default: ${DEFAULT-VALUE})")
+    long pollMicros;
+
     @Option(names = "--admin-socket", paramLabel = "PATH",
             description = "Unix socket for 'hostwide admin' (default: $XDG_RUNTIME_DIR or the temp dir, "
                     + "hostwide-<first port>.sock)")
@@ -53,6 +58,9 @@ public final class ServeCommand implements Callable<Integer> {
         if (queueDepth != null && (queueDepth < 1 || queueDepth > 4096)) {
             throw new IllegalArgumentException("--queue-depth: " + queueDepth + " is out of range (1..4096)");
         }
+        if (pollMicros < 0 || pollMicros > 10_000) {
+            throw new IllegalArgumentException("--poll-us: " + pollMicros + " is out of range (0..10000)");
+        }
         refuseOpenExposure(cfg, portals);
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (Portal p : portals) {
@@ -60,7 +68,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         Interrupts interrupts = Interrupts.install();
         var out = spec.commandLine().getOut();
-        try (TargetAssembly assembly = TargetAssembly.build(cfg, addresses, queueDepth)) {
+        try (TargetAssembly assembly = TargetAssembly.build(cfg, addresses, queueDepth, pollMicros)) {
             try {
                 assembly.start();
             } catch (BindException e) {

@@ -35,6 +35,7 @@ public final class TargetAssembly implements AutoCloseable {
     public static final String DEFAULT_TARGET = "iqn.2026-12.io.hostwide:target0";
     static final int ISCSI_PROTOCOL_ID = 5; // SPC-4 §7.6.1, table 444: iSCSI
     static final int DEFAULT_QUEUE_DEPTH = 128;
+    static final long DEFAULT_POLL_MICROS = 50;
 
     private final TargetCore core;
     private final IscsiTargetServer server;
@@ -66,6 +67,12 @@ public final class TargetAssembly implements AutoCloseable {
      * opened (backstore files) is closed again.
      */
     public static TargetAssembly build(ServeConfig cfg, List<InetSocketAddress> portals, Integer queueDepthOverride) {
+        return build(cfg, portals, queueDepthOverride, DEFAULT_POLL_MICROS);
+    }
+
+    /** As {@link #build(ServeConfig, List, Integer)}, with the readers' busy-poll budget before they block. */
+    public static TargetAssembly build(ServeConfig cfg, List<InetSocketAddress> portals, Integer queueDepthOverride,
+                                       long pollMicros) {
         TargetCore core = new TargetCore();
         try {
             List<String> summary = new ArrayList<>();
@@ -80,7 +87,7 @@ public final class TargetAssembly implements AutoCloseable {
             int qd = queueDepthOverride != null ? queueDepthOverride
                     : cfg.session() != null && cfg.session().queueDepth() != null ? cfg.session().queueDepth()
                     : DEFAULT_QUEUE_DEPTH;
-            IscsiTargetServer.Builder sb = IscsiTargetServer.builder(core).queueDepth(qd);
+            IscsiTargetServer.Builder sb = IscsiTargetServer.builder(core).queueDepth(qd).readSpin(pollMicros);
             Map<String, TargetPort> ports = new LinkedHashMap<>();
             portals.forEach(sb::portal);
             if (cfg.discoveryAuth() != null) {

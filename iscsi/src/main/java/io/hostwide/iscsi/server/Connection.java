@@ -20,6 +20,7 @@ import io.hostwide.iscsi.spec.Bhs;
 import io.hostwide.iscsi.spec.LoginStatus;
 import io.hostwide.iscsi.spec.RejectReason;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
@@ -33,7 +34,9 @@ import java.util.logging.Logger;
  * blocks again. Login first (RFC 7143 §6), then the full feature phase ({@link FullFeature}).
  *
  * <p>Blocking reads on a thread per connection suit a 2-core machine: no selector wake-ups or hand-offs between
- * threads, the kernel wakes the reader exactly when bytes arrive, and each wake-up handles a whole batch.
+ * threads, the kernel wakes the reader exactly when bytes arrive, and each wake-up handles a whole batch. Before
+ * blocking, the reader polls briefly ({@link ReadSpin}) so a queue-depth-1 initiator's next command is taken
+ * without a scheduler wake-up.
  */
 final class Connection implements LoginEnvironment {
     static final Logger LOG = Logger.getLogger(Connection.class.getName());
@@ -98,8 +101,10 @@ final class Connection implements LoginEnvironment {
 
     private void run() {
         try {
+            InputStream probe = channel.socket().getInputStream();
             while (!closed.get()) {
                 writer.flush();
+                server.readSpin.await(probe);
                 if (writer.broken() || channel.read(recv) < 0) {
                     break;
                 }

@@ -58,6 +58,7 @@ public final class IscsiTargetServer implements AutoCloseable {
     private final long nopInIntervalNanos;
     private final long nopInTimeoutNanos;
     private final long loginTimeoutNanos;
+    final ReadSpin readSpin;
     private Thread keepaliveThread;
 
     private IscsiTargetServer(Builder b) {
@@ -70,6 +71,7 @@ public final class IscsiTargetServer implements AutoCloseable {
         this.nopInIntervalNanos = b.nopInIntervalMillis * 1_000_000L;
         this.nopInTimeoutNanos = b.nopInTimeoutMillis * 1_000_000L;
         this.loginTimeoutNanos = b.loginTimeoutMillis * 1_000_000L;
+        this.readSpin = new ReadSpin(b.readSpinMicros * 1_000L);
         // Room for the largest PDU the initiator may send us, twice, so a read can always take a whole one more.
         int recvSize = 2 * (policy.maxRecvDataSegmentLength() + 2048);
         this.recvPool = new BufferPool(Math.max(recvSize, 64 * 1024), 64);
@@ -233,6 +235,7 @@ public final class IscsiTargetServer implements AutoCloseable {
         private long nopInIntervalMillis = 15_000;
         private long nopInTimeoutMillis = 15_000;
         private long loginTimeoutMillis = 15_000;
+        private long readSpinMicros = 50;
 
         private Builder(TargetCore core) {
             this.core = core;
@@ -291,6 +294,18 @@ public final class IscsiTargetServer implements AutoCloseable {
                 throw new IllegalArgumentException("login timeout must be > 0");
             }
             this.loginTimeoutMillis = millis;
+            return this;
+        }
+
+        /**
+         * How long a connection reader busy-polls for the next PDU before it blocks (see {@link ReadSpin});
+         * 0 turns polling off. Default 50 µs.
+         */
+        public Builder readSpin(long micros) {
+            if (micros < 0 || micros > 10_000) {
+                throw new IllegalArgumentException("read spin out of range 0..10000 µs: " + micros);
+            }
+            this.readSpinMicros = micros;
             return this;
         }
 
