@@ -275,8 +275,10 @@ public final class FileBackstore implements Backstore {
 
     @Override
     public String describe() {
-        return "file " + path + " " + blockCount * blockSize + " bytes, " + blockSize + "-byte blocks, "
-                + (thin ? "thin, holes " + holes.describe() : "thick") + (alignment != 0 ? ", O_DIRECT" : "");
+        String unmap = !thin ? "" : deallocates() ? ", UNMAP punches holes"
+                : ", UNMAP writes zeros (" + holes.describe() + ")";
+        return "file " + path + " " + blockCount * blockSize + " bytes, " + blockSize + "-byte blocks" + unmap
+                + (alignment != 0 ? ", O_DIRECT" : "");
     }
 
     @Override
