@@ -70,13 +70,23 @@ public final class FileBackstore implements Backstore {
     }
 
     FileBackstore(Path path, long sizeBytes, int blockSize, Options options, FileAccess.Opener opener) throws IOException {
+        this(path, sizeBytes, blockSize, options.thin(), open(path, blockSize, options, opener));
+    }
+
+    private static FileAccess open(Path path, int blockSize, Options options, FileAccess.Opener opener)
+            throws IOException {
         if (blockSize < 512 || Integer.bitCount(blockSize) != 1) {
             throw new IllegalArgumentException("block size must be a power of two >= 512: " + blockSize);
         }
+        return FileAccess.open(path, options.direct(), options.thin() && options.nativeHoles(), opener);
+    }
+
+    /** Over an already open file (tests substitute the {@link FileHoles}); closes it if the backstore is refused. */
+    FileBackstore(Path path, long sizeBytes, int blockSize, boolean thin, FileAccess file) throws IOException {
         this.path = path;
         this.blockSize = blockSize;
-        this.thin = options.thin();
-        this.file = FileAccess.open(path, options.direct(), thin && options.nativeHoles(), opener);
+        this.thin = thin;
+        this.file = file;
         this.channel = file.channel();
         this.holes = file.holes();
         this.alignment = file.directAlignment();

@@ -5,7 +5,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -170,6 +172,47 @@ class FileHolesTest {
         assertStillAllocated(p);
     }
 
+    /** Answers the first punch like a filesystem returning EOPNOTSUPP, as NativeFileHoles then does. */
+    static final class UnpunchableHoles implements FileHoles {
+        volatile boolean refused;
+        int attempts;
+
+        @Override public boolean tracksAllocation() { return true; }
+        @Override public boolean canPunch() { return !refused; }
+        @Override public boolean punchHole(long offset, long length) {
+            attempts++;
+            refused = true;
+            return false;
+        }
+        @Override public long nextData(long offset) { return offset; }
+        @Override public long nextHole(long offset) { return NONE; }
+        @Override public String describe() { return "unpunchable"; }
+        @Override public void close() {}
+    }
+
+    @Test
+    void aFilesystemThatCannotPunchFallsBackToZerosForThatFileAndRemembers(@TempDir Path dir) throws IOException {
+        Path p = dir.resolve("lun.img");
+        UnpunchableHoles holes = new UnpunchableHoles();
+        FileAccess access = new FileAccess(FileChannel.open(p, StandardOpenOption.CREATE,
+                StandardOpenOption.READ, StandardOpenOption.WRITE), holes, 0);
+        try (FileBackstore f = new FileBackstore(p, SIZE, BS, true, access)) {
+            fill(f);
+            assertThat(f.deallocates()).isTrue();
+            f.unmap(64, 256);
+            assertThat(holes.attempts).isEqualTo(1);
+            assertThat(allZero(read(f, 64, 256))).as("zeros written instead").isTrue();
+            assertThat(allZero(read(f, 63, 1))).isFalse();
+            assertThat(f.deallocates()).isFalse();
+            assertThat(f.unmapGranularityBlocks()).isEqualTo(1);
+            assertThat(f.describe()).contains("UNMAP writes zeros (unpunchable)");
+            f.unmap(512, 256);
+            assertThat(holes.attempts).as("not asked again").isEqualTo(1);
+            assertThat(allZero(read(f, 512, 256))).isTrue();
+            assertThat(f.provisioningRun(0, BLOCKS)).isEqualTo(BLOCKS);
+        }
+    }
+
     @Test
     void aThickFileIsNeverPunched(@TempDir Path dir) throws IOException {
         Path p = dir.resolve("thick.img");
@@ -201,7 +244,7 @@ class FileHolesTest {
     void readsPastTheEndOfAShrunkenFileAreDeallocatedZeros(@TempDir Path dir) throws IOException {
         Path p = dir.resolve("lun.img");
         try (FileBackstore f = punching(p)) {
-            try (var ch = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.WRITE)) {
+            try (var ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
                 ch.truncate(SIZE / 2); // shrunk behind the backstore's back
             }
             assertThat(f.provisioningRun(0, BLOCKS)).isEqualTo(BLOCKS / 2);
