@@ -80,12 +80,15 @@ class ServeConfigLoaderTest {
                 .hasMessage("c: backstores.ram0.direct (O_DIRECT) only applies to file backstores");
     }
 
-    /** O_DIRECT with 512-byte blocks on a filesystem of larger blocks is refused by name, before serving. */
+    /**
+     * O_DIRECT with 512-byte blocks on a filesystem of larger blocks is refused by name, before serving. Thick, so
+     * the test JVM (no --enable-native-access here) never loads native hole support.
+     */
     @Test
     void directBelowTheFilesystemBlockIsRefusedAtAssembly(@TempDir Path dir) throws IOException {
         Assumptions.assumeTrue(Files.getFileStore(dir).getBlockSize() > 512, "filesystem block is 512 bytes");
         String json = """
-                { "backstores": { "d": { "type": "file", "path": "%s", "size": "1m", "direct": true } },
+                { "backstores": { "d": { "type": "file", "path": "%s", "size": "1m", "direct": true, "thin": false } },
                   "targets": [ { "name": "iqn.2026-12.io.hostwide:t", "luns": [ { "lun": 0, "backstore": "d" } ] } ] }
                 """.formatted(dir.resolve("d.img"));
         ServeConfig cfg = ServeConfigLoader.parse("c", json);
