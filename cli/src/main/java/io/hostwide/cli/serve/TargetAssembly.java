@@ -43,6 +43,7 @@ public final class TargetAssembly implements AutoCloseable {
     private final Map<String, Device> devices;
     private final Map<String, TargetPort> ports;
     private ServeConfig current;
+    private final long createdNanos = System.nanoTime();
 
     private TargetAssembly(TargetCore core, IscsiTargetServer server, List<String> summary,
                            Map<String, Device> devices, Map<String, TargetPort> ports, ServeConfig current) {
@@ -155,6 +156,11 @@ public final class TargetAssembly implements AutoCloseable {
     }
 
     /** What {@code hostwide admin status} shows: portals, targets with LUNs and ACL mode, sessions. No secrets. */
+    /** Per-backstore I/O counters and latency percentiles (see {@link StatsReport}). */
+    public synchronized Map<String, Object> stats() {
+        return StatsReport.of(devices, System.nanoTime() - createdNanos);
+    }
+
     public synchronized Map<String, Object> status() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("portals", server.boundAddresses().stream()
