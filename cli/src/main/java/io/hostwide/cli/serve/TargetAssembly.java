@@ -80,7 +80,8 @@ public final class TargetAssembly implements AutoCloseable {
             Map<String, Device> devices = new LinkedHashMap<>();
             if (cfg.backstores() != null) {
                 cfg.backstores().forEach((name, b) -> {
-                    Device d = core.addDevice(name, openBackstore(name, b), attributes(b));
+                    Backstore store = openBackstore(name, b);
+                    Device d = core.addDevice(name, store, attributes(b, store));
                     devices.put(name, d);
                     summary.add("backstore " + name + ": " + d.backstore().describe() + flags(b));
                 });
@@ -142,7 +143,8 @@ public final class TargetAssembly implements AutoCloseable {
         Map<String, ServeConfig.Backstore> stores = next.backstores() == null ? Map.of() : next.backstores();
         stores.forEach((name, b) -> {
             if (!devices.containsKey(name)) {
-                Device d = core.addDevice(name, openBackstore(name, b), attributes(b));
+                Backstore store = openBackstore(name, b);
+                Device d = core.addDevice(name, store, attributes(b, store));
                 devices.put(name, d);
                 changes.add("added backstore " + name + ": " + d.backstore().describe() + flags(b));
             }
@@ -198,17 +200,21 @@ public final class TargetAssembly implements AutoCloseable {
             case "null" -> new NullBackstore(size, bs);
             case "file" -> {
                 try {
-                    yield new FileBackstore(Path.of(b.path()), size, bs, !Boolean.FALSE.equals(b.thin()));
+                    FileBackstore.Options o = FileBackstore.Options.of(!Boolean.FALSE.equals(b.thin()))
+                            .direct(Boolean.TRUE.equals(b.direct()));
+                    yield new FileBackstore(Path.of(b.path()), size, bs, o);
                 } catch (IOException e) {
                     throw new UncheckedIOException("backstores." + name + ": cannot open " + b.path() + ": "
                             + e.getMessage(), e);
+                } catch (IllegalArgumentException e) { // e.g. block_size below the O_DIRECT alignment
+                    throw new IllegalArgumentException("backstores." + name + ": " + e.getMessage(), e);
                 }
             }
             default -> throw new IllegalArgumentException("backstores." + name + ".type '" + b.type() + "' is unknown");
         };
     }
 
-    private static DeviceAttributes attributes(ServeConfig.Backstore b) {
+    private static DeviceAttributes attributes(ServeConfig.Backstore b, Backstore store) {
         DeviceAttributes a = new DeviceAttributes()
                 .thinProvisioning(!Boolean.FALSE.equals(b.thin()))
                 .removable(Boolean.TRUE.equals(b.removable()))
@@ -219,6 +225,9 @@ public final class TargetAssembly implements AutoCloseable {
         }
         if (b.queueDepth() != null) {
             a.queueDepth(b.queueDepth());
+        }
+        if (store instanceof FileBackstore f) { // holes are punched in whole filesystem blocks
+            a.unmapGranularity(f.unmapGranularityBlocks());
         }
         return a;
     }
