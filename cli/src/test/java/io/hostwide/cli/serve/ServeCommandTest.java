@@ -80,4 +80,23 @@ class ServeCommandTest {
             assertThat(ram.get("errors")).isEqualTo(1L);
         }
     }
+
+    /** A backstore's physical_block_size becomes the device's LBPPBE (READ CAPACITY(16)) and unmap granularity. */
+    @Test
+    void physicalBlockSizeReachesTheDevice() {
+        ServeConfig cfg = ServeConfigLoader.parse("c", """
+                { "backstores": { "ram0": { "type": "ram", "size": "64m", "physical_block_size": 4096 },
+                                  "ram1": { "type": "ram", "size": "64m" } },
+                  "targets": [ { "name": "iqn.2026-12.io.hostwide:target0",
+                                 "luns": [ { "lun": 0, "backstore": "ram0" }, { "lun": 1, "backstore": "ram1" } ] } ] }
+                """);
+        try (TargetAssembly a = TargetAssembly.build(cfg, List.of(new InetSocketAddress("127.0.0.1", 0)), null)) {
+            var attrs = a.core().device("ram0").attributes();
+            assertThat(a.core().device("ram0").blockSize()).isEqualTo(512);
+            assertThat(attrs.logicalBlocksPerPhysicalBlockExponent()).isEqualTo(3);
+            assertThat(attrs.effectiveUnmapGranularity()).isEqualTo(8);
+            assertThat(a.core().device("ram1").attributes().logicalBlocksPerPhysicalBlockExponent()).isZero();
+            assertThat(a.summary()).anyMatch(l -> l.contains("physical blocks of 4096"));
+        }
+    }
 }
