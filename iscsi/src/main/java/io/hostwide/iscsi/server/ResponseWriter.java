@@ -6,6 +6,7 @@ import io.hostwide.iscsi.pdu.ResponseHeaders;
 import io.hostwide.iscsi.spec.Bhs;
 import io.hostwide.iscsi.spec.Codes;
 import io.hostwide.iscsi.spec.Flags;
+import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.target.TargetCommand;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -164,6 +165,22 @@ final class ResponseWriter {
             ResponseHeaders.scsiResponse(out, at, 0, Codes.TARGET_FAILURE, 0, t.itt, statSn++, s.expCmdSn(),
                     s.maxCmdSn(), t.dataInSn + t.r2tCount, 0, 0, 0);
             out.position(encoder.sealHeader(out, at, 0));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * SCSI Response with status TASK ABORTED and no data (SAM-5 §5.3.1, TAS = 1 in the control mode page): a task
+     * of this session that another I_T nexus's task management function aborted while it still waited for Data-Out.
+     */
+    void taskAborted(Task t, IscsiSession s) {
+        lock.lock();
+        try {
+            if (retired) {
+                return;
+            }
+            scsiResponse(t, s, ScsiStatus.TASK_ABORTED, 0, 0, null, 0);
         } finally {
             lock.unlock();
         }
