@@ -313,13 +313,14 @@ final class FullFeature {
         }
         // RFC 7143 §11.5.1: a task this session's TMF aborted gets no response (the core marks it suppressed);
         // one aborted by another session's TMF ends with TASK ABORTED (TAS = 1) like any other status
-        if (!conn.isClosed() && !t.cmd.responseSuppressed()) {
-            conn.writer.completion(t, session);
+        if (!conn.isClosed() && !t.cmd.responseSuppressed() && conn.writer.completion(t, session)) {
+            return; // its Data-In goes out from its own buffer: the writer recycles it once written
         }
         recycle(t);
     }
 
-    private void recycle(Task t) {
+    /** Releases the task's command (and its buffers) and pools the task; exactly once per command. */
+    void recycle(Task t) {
         TargetCommand cmd = t.cmd;
         t.cmd = null;
         t.dataOut = null;
