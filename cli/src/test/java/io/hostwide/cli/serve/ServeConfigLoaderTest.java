@@ -98,6 +98,24 @@ class ServeConfigLoaderTest {
     }
 
     @Test
+    void physicalBlockSizeIsAPowerOfTwoMultipleOfTheBlockSize() {
+        String ram = "\"type\": \"ram\", \"size\": \"1g\", \"thin\": true";
+        ServeConfig cfg = ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"physical_block_size\": 4096"));
+        assertThat(cfg.backstores().get("ram0").physicalBlockSize()).isEqualTo(4096);
+        assertThat(ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"physical_block_size\": 512"))
+                .backstores().get("ram0").physicalBlockSize()).isEqualTo(512);
+        for (int bad : new int[] {256, 1536, 3072, 4097, 0, -4096, 512 << 16}) {
+            assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"physical_block_size\": " + bad)))
+                    .as("physical_block_size %d", bad)
+                    .hasMessage("c: backstores.ram0.physical_block_size " + bad
+                            + " must be block_size 512 times a power of two (1 to 32768), e.g. 4096");
+        }
+        String disk = "\"block_size\": 4096";
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(disk, disk + ", \"physical_block_size\": 2048")))
+                .hasMessageContaining("backstores.disk.physical_block_size 2048 must be block_size 4096 times a power of two");
+    }
+
+    @Test
     void portalsParse() {
         assertThat(Portal.parse("x", "10.0.0.1")).isEqualTo(new Portal("10.0.0.1", 3260));
         assertThat(Portal.parse("x", "[::1]:3261")).isEqualTo(new Portal("::1", 3261));
