@@ -100,7 +100,10 @@ final class ResponseWriter {
         Pdu build(int statSn);
     }
 
-    /** Encodes a control PDU; {@code advance} when it consumes a StatSN (responses do; R2T, Reject and Async do not). */
+    /**
+     * Encodes a control PDU; {@code advance} when it consumes a StatSN: responses and Asynchronous Messages do
+     * (initiators take ExpStatSN = its StatSN + 1 from an Async Message, as open-iscsi does); R2T and Reject do not.
+     */
     void send(Builder b, boolean advance) {
         lock.lock();
         try {
