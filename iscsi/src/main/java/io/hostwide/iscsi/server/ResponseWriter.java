@@ -95,6 +95,16 @@ final class ResponseWriter {
         }
     }
 
+    /** The initiator redeclared its MaxRecvDataSegmentLength in the full feature phase (RFC 7143 §13.12). */
+    void maxRecvDataSegmentLength(int initiatorMaxRecv) {
+        lock.lock();
+        try {
+            maxSegment = Math.min(initiatorMaxRecv, MAX_SEGMENT);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** A PDU built from the StatSN it must carry (the writer's next, under the lock). */
     interface Builder {
         Pdu build(int statSn);
