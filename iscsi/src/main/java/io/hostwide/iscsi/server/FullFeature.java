@@ -362,7 +362,7 @@ final class FullFeature {
      * Another I_T nexus's task management function (LOGICAL UNIT RESET, CLEAR TASK SET, TARGET WARM/COLD RESET)
      * aborted a task of this connection that waits for Data-Out: it ends with TASK ABORTED status (TAS = 1, as
      * the core ends third-party tasks it holds; SAM-5 §7.1), its later Data-Out PDUs find no task and are
-     * discarded (RFC 7143 §4.2.3.x: the aborted task's data is not written), and the next command sees the reset's
+     * discarded (RFC 7143 §11.5.1: an aborted task's data is not written), and the next command sees the reset's
      * unit attention. Any thread; the response is flushed when not on this connection's reader.
      */
     boolean abortForOtherNexus(Task t) {

@@ -95,12 +95,25 @@ final class ResponseWriter {
         }
     }
 
+    /** The initiator redeclared its MaxRecvDataSegmentLength in the full feature phase (RFC 7143 §13.12). */
+    void maxRecvDataSegmentLength(int initiatorMaxRecv) {
+        lock.lock();
+        try {
+            maxSegment = Math.min(initiatorMaxRecv, MAX_SEGMENT);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** A PDU built from the StatSN it must carry (the writer's next, under the lock). */
     interface Builder {
         Pdu build(int statSn);
     }
 
-    /** Encodes a control PDU; {@code advance} when it consumes a StatSN (responses do; R2T, Reject and Async do not). */
+    /**
+     * Encodes a control PDU; {@code advance} when it consumes a StatSN: responses and Asynchronous Messages do
+     * (initiators take ExpStatSN = its StatSN + 1 from an Async Message, as open-iscsi does); R2T and Reject do not.
+     */
     void send(Builder b, boolean advance) {
         lock.lock();
         try {
