@@ -284,6 +284,15 @@ public final class TargetAssembly implements AutoCloseable {
     }
 
     /** Stops listening, ends every connection (their commands end once), then closes the core and backstores. */
+    /**
+     * Graceful stop: asks every initiator to log out (iSCSI Async Message, AsyncEvent 1) and waits up to
+     * {@code logoutWait} for them to do so before closing what is left. {@link #close()} afterwards is a no-op
+     * for the server and closes the core.
+     */
+    public void shutdown(java.time.Duration logoutWait) {
+        server.shutdown(logoutWait);
+    }
+
     @Override
     public void close() {
         try {
