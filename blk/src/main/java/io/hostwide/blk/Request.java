@@ -76,6 +76,10 @@ public final class Request {
     int nrSegs = 1;
     /** Physical segments of {@code max_segment_size} over all bios ({@code rq->nr_phys_segments}). */
     int nrPhysSegs = 1;
+    /** {@link ReqFlags} the driver must honour at this stage (FUA on the data stage). */
+    int cmdFlags;
+    /** {@link FlushSeq} stages still to run, the current one lowest; 0 for an ordinary request. */
+    int flushSeq;
     /** Extra segments of merged bios, allocated on this slot's first merge and kept for its life. */
     ByteBuffer[] segBuf;
     int[] segLen;
@@ -177,6 +181,16 @@ public final class Request {
         if (i < 0 || i >= nrSegs) {
             throw new IndexOutOfBoundsException("segment " + i + " of " + nrSegs);
         }
+    }
+
+    /** {@link ReqFlags} of this request ({@code rq->cmd_flags}): FUA when the write must be durable on completion. */
+    public int cmdFlags() {
+        return cmdFlags;
+    }
+
+    /** True for a WRITE the device must make durable before completing it ({@code REQ_FUA}). */
+    public boolean isFua() {
+        return op == ReqOp.WRITE && (cmdFlags & ReqFlags.FUA) != 0;   // a flush stage of the same slot carries none
     }
 
     /** Driver tag, or -1. */

@@ -79,6 +79,12 @@ public final class RequestQueue implements AutoCloseable {
     volatile int discardGranularity = 512;
     /** Bios that were split to fit the limits ({@code bio_split_to_limits} calls that split). */
     final Hctx.Counters splits = new Hctx.Counters();
+    /** {@code queue/write_cache}: the device has a volatile write cache, so FLUSH and PREFLUSH reach it. */
+    volatile boolean writeCache = true;
+    /** {@code queue/fua}: the device honours FUA on writes ({@code BLK_FEAT_FUA}). */
+    volatile boolean fua;
+    /** Flush-sequence stages re-issued after an earlier stage of the same request. */
+    final Hctx.Counters flushStages = new Hctx.Counters();
     final Freeze freeze;
     /** {@code queue/rotational}. */
     volatile boolean rotational;
@@ -307,6 +313,31 @@ public final class RequestQueue implements AutoCloseable {
         }
         maxDiscardSectors = maxSectors;
         discardGranularity = granularityBytes;
+    }
+
+    /** {@code queue/write_cache}: "write back" when true, "write through" when false. */
+    public boolean writeCache() {
+        return writeCache;
+    }
+
+    /** {@code queue/fua}. */
+    public boolean fua() {
+        return fua;
+    }
+
+    /**
+     * {@code blk_queue_write_cache}: whether the device has a volatile write cache and whether it honours FUA
+     * (meaningful only with a cache). Without a cache, FLUSH ends at once and FUA/PREFLUSH are dropped; with one but
+     * without FUA support, FUA becomes a FLUSH after the write ({@link FlushSeq}).
+     */
+    public void setWriteCache(boolean wc, boolean fua) {
+        this.writeCache = wc;
+        this.fua = wc && fua;
+    }
+
+    /** Flush-sequence stages (PREFLUSH or POSTFLUSH around a write, or its data) issued after a first stage. */
+    public long flushStages() {
+        return flushStages.get();
     }
 
     /** Bios split to fit this queue's limits so far. */

@@ -44,9 +44,14 @@ public final class Submitter {
      * Arguments are checked by the caller's layer (see {@code BlockDevice}).
      */
     public void submit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
+        submit(op, 0, offset, length, buf, cb, userData);
+    }
+
+    /** {@link #submit} with {@link ReqFlags} (FUA, PREFLUSH on a WRITE), checked by {@link ReqFlags#check}. */
+    public void submit(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
         if (Split.needed(q, op, length)) {
-            splitSubmit(op, offset, length, buf, cb, userData, false);
-        } else if (!doSubmit(op, offset, length, buf, cb, userData, false, false)) {
+            splitSubmit(op, flags, offset, length, buf, cb, userData, false);
+        } else if (!doSubmit(op, flags, offset, length, buf, cb, userData, false, false)) {
             cb.onComplete(userData, BlkStatus.AGAIN);
         }
     }
@@ -57,18 +62,24 @@ public final class Submitter {
      * the callback reports AGAIN once the pieces already sent have ended.
      */
     public boolean trySubmit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
+        return trySubmit(op, 0, offset, length, buf, cb, userData);
+    }
+
+    /** {@link #trySubmit} with {@link ReqFlags}. */
+    public boolean trySubmit(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb,
+                             long userData) {
         if (Split.needed(q, op, length)) {
-            return splitSubmit(op, offset, length, buf, cb, userData, true);
+            return splitSubmit(op, flags, offset, length, buf, cb, userData, true);
         }
-        return doSubmit(op, offset, length, buf, cb, userData, true, false);
+        return doSubmit(op, flags, offset, length, buf, cb, userData, true, false);
     }
 
     /**
      * {@code bio_split_to_limits} + {@code bio_chain}: sends the bio as pieces within the queue limits, each a
      * request of its own, completing into one {@link SplitParent}. The pieces view the caller's buffer (no copy).
      */
-    private boolean splitSubmit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData,
-                                boolean nowait) {
+    private boolean splitSubmit(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb,
+                                long userData, boolean nowait) {
         SplitParent parent = new SplitParent(cb, userData);
         int done = 0;
         int piece = 0;
@@ -77,7 +88,9 @@ public final class Submitter {
             int n = Split.pieceLength(q, op, at, length - done);
             ByteBuffer slice = buf == null ? null : buf.slice(buf.position() + done, n);
             parent.addPiece();
-            if (!doSubmit(op, at, n, slice, parent, piece, nowait, false)) {
+            // PREFLUSH belongs to the first piece only; FUA to every piece.
+            int f = done == 0 ? flags : flags & ~ReqFlags.PREFLUSH;
+            if (!doSubmit(op, f, at, n, slice, parent, piece, nowait, false)) {
                 if (nowait && done == 0) {
                     return false;   // nothing was sent; the parent is dropped without calling anyone
                 }
@@ -94,11 +107,11 @@ public final class Submitter {
 
     /** As {@link #trySubmit} from the reserved tags (driver-internal commands). */
     public boolean trySubmitReserved(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
-        return doSubmit(op, offset, length, buf, cb, userData, true, true);
+        return doSubmit(op, 0, offset, length, buf, cb, userData, true, true);
     }
 
-    private boolean doSubmit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData,
-                             boolean nowait, boolean reserved) {
+    private boolean doSubmit(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb,
+                             long userData, boolean nowait, boolean reserved) {
         if (q.isDying()) {
             cb.onComplete(userData, BlkStatus.OFFLINE);
             return true;
@@ -112,7 +125,7 @@ public final class Submitter {
             return false;   // interrupted while the queue was frozen
         }
         try {
-            return submitEntered(op, offset, length, buf, cb, userData, nowait, reserved);
+            return submitEntered(op, flags, offset, length, buf, cb, userData, nowait, reserved);
         } finally {
             ctx.exitQueue();
         }
@@ -141,9 +154,17 @@ public final class Submitter {
         }
     }
 
-    private boolean submitEntered(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData,
-                                  boolean nowait, boolean reserved) {
-        if (!reserved && op.hasData() && q.nomerges != 2) {
+    private boolean submitEntered(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb,
+                                  long userData, boolean nowait, boolean reserved) {
+        int policy = 0;
+        if (flags != 0 || op == ReqOp.FLUSH) {
+            policy = FlushSeq.policy(q, op, flags);
+            if (policy == 0) {
+                cb.onComplete(userData, BlkStatus.OK);   // a FLUSH with no volatile cache to flush
+                return true;
+            }
+        }
+        if (!reserved && op.hasData() && flags == 0 && q.nomerges != 2) {
             bio.set(op, offset, length, buf, cb, userData);
             boolean merged = attemptMerge();
             bio.set(null, 0, 0, null, null, 0);
@@ -166,6 +187,12 @@ public final class Submitter {
         rq.callback = cb;
         rq.userData = userData;
         rq.timeoutNanos = q.timeoutNanos;
+        rq.cmdFlags = flags == 0 ? 0 : FlushSeq.dataFlags(q, flags);
+        rq.flushSeq = 0;
+        if (flags != 0 && FlushSeq.sequenced(policy)) {
+            issueSequenced(h, rq, policy);
+            return true;
+        }
         IoScheduler e = q.elevator;
         boolean useSched = (rq.rqFlags & Request.RQF_USE_SCHED) != 0;
         if (useSched && e != null) {
@@ -188,6 +215,20 @@ public final class Submitter {
             issueOne(h, rq);
         }
         return true;
+    }
+
+    /**
+     * {@code blk_insert_flush}: a request that needs a PREFLUSH or POSTFLUSH stage bypasses the plug and the
+     * scheduler and goes to its hardware queue's dispatch list showing its first stage ({@link FlushSeq}).
+     */
+    private void issueSequenced(Hctx h, Request rq, int policy) {
+        flushPlug();   // earlier plugged writes go first, as the kernel flushes the plug before a flush
+        rq.flushSeq = policy;
+        rq.op = FlushSeq.stageOp(policy);
+        rq.rqFlags &= ~Request.RQF_USE_SCHED;
+        h.queued.inc();
+        q.bypassInsert(rq, false);
+        Dispatcher.runHwQueue(h, false);
     }
 
     /**

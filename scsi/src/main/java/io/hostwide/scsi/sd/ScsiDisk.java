@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One SCSI disk ({@code struct scsi_disk}): the {@link BlockDevice} of a scanned direct-access LUN and its upper
- * driver. READ/WRITE use the 10-byte CDBs unless the LBA or length needs 16 (or {@code force16}); FLUSH sends
+ * driver. READ/WRITE use the 10-byte CDBs unless the LBA or length needs 16 (or {@code force16}), with the FUA bit
+ * when the request carries FUA (the block layer keeps it only when the device reports DPOFUA); FLUSH sends
  * SYNCHRONIZE CACHE; DISCARD sends UNMAP when the LUN reports LBPU, else WRITE SAME(16) with UNMAP when it reports
  * LBPWS, else NOTSUPP (the kernel's {@code provisioning_mode} choice). The queue limits come from the device and
  * the host ({@link QueueLimits}), so the block layer splits anything larger before it reaches the disk.
@@ -57,6 +58,8 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
         this.use16 = force16 || info.capacityBlocks() > 0xFFFF_FFFFL;
         this.fuaWrites = fuaWrites;
         this.maxTransferBytes = QueueLimits.apply(sdev.queue(), sdev.host().template(), info, discardMode);
+        // sd: blk_queue_write_cache(q, WCE, DPOFUA): the flush machinery above us follows these two bits.
+        sdev.queue().setWriteCache(info.writeCache(), info.dpoFua());
         sdev.rotational(!info.nonRotational());
         sdev.attach(this);
     }
@@ -134,7 +137,7 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
         long lba = rq.offset() / lbs;
         int blocks = rq.length() / lbs;
         byte[] c = cdbOf(cmd);
-        int n = SdCdb.readWrite(c, write, lba, blocks, write && fuaWrites, use16);
+        int n = SdCdb.readWrite(c, write, lba, blocks, write && (fuaWrites || rq.isFua()), use16);
         ByteBuffer buf;
         if (rq.nrSegments() == 1) {
             buf = rq.buffer();
