@@ -93,6 +93,7 @@ final class Completion {
         }
         rq.buffer = null;
         rq.callback = null;
+        rq.passthrough = null;
         rq.q = null;
         rq.setIdleNextGeneration();
         if (tag >= 0) {

@@ -113,6 +113,7 @@ public final class CompletionBatch {
                 rq.rqFlags = 0;
                 rq.buffer = null;
                 rq.callback = null;
+                rq.passthrough = null;
                 rq.q = null;
                 rq.setIdleNextGeneration();
             }

@@ -80,6 +80,8 @@ public final class Request {
     int cmdFlags;
     /** {@link FlushSeq} stages still to run, the current one lowest; 0 for an ordinary request. */
     int flushSeq;
+    /** The driver's command description of a DRV_IN/DRV_OUT request (the submitter's object), else null. */
+    Object passthrough;
     /** Extra segments of merged bios, allocated on this slot's first merge and kept for its life. */
     ByteBuffer[] segBuf;
     int[] segLen;
@@ -191,6 +193,14 @@ public final class Request {
     /** True for a WRITE the device must make durable before completing it ({@code REQ_FUA}). */
     public boolean isFua() {
         return op == ReqOp.WRITE && (cmdFlags & ReqFlags.FUA) != 0;   // a flush stage of the same slot carries none
+    }
+
+    /**
+     * The command description of a {@link ReqOp#DRV_IN}/{@link ReqOp#DRV_OUT} request, as the submitter gave it
+     * (for a SCSI disk, its CDB and the place for the status and sense); null for any other op.
+     */
+    public Object passthrough() {
+        return passthrough;
     }
 
     /** Driver tag, or -1. */

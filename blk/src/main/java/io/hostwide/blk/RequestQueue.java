@@ -340,6 +340,11 @@ public final class RequestQueue implements AutoCloseable {
         return flushStages.get();
     }
 
+    /** True when the driver takes passthrough requests ({@link ReqOp#DRV_IN}, {@link ReqOp#DRV_OUT}). */
+    public boolean supportsPassthrough() {
+        return set.ops.supportsPassthrough();
+    }
+
     /** Bios split to fit this queue's limits so far. */
     public long splits() {
         return splits.get();

@@ -22,6 +22,8 @@ public final class Submitter {
     /** The submission being merged; reused, so nothing is allocated per I/O. */
     private final Bio bio = new Bio();
     private boolean plugging;
+    /** The command of the passthrough being submitted (one at a time: this submitter's thread only). */
+    private Object pendingPassthrough;
     private boolean lastWasLarge;
 
     Submitter(RequestQueue q, Ctx ctx) {
@@ -103,6 +105,35 @@ public final class Submitter {
         q.splits.inc();
         parent.sent();
         return true;
+    }
+
+    /**
+     * A passthrough request ({@code blk_execute_rq_nowait} of a {@code REQ_OP_DRV_*} request): {@code cmd} is the
+     * driver's command description, {@code buf} (position .. +length) its data; it waits for a tag, skips merging,
+     * splitting, plugging and the scheduler, and goes to the hardware queue's dispatch list. Ends with NOTSUPP
+     * unsent when the driver takes no passthrough, and with IOERR unsent when the data exceeds
+     * {@code max_hw_sectors} (a passthrough is never split).
+     */
+    public void submitPassthrough(ReqOp op, Object cmd, ByteBuffer buf, int length, IoCallback cb, long userData) {
+        if (!op.isPassthrough() || cmd == null) {
+            throw new IllegalArgumentException("passthrough needs DRV_IN or DRV_OUT and a command, got " + op);
+        }
+        if (!q.set.ops.supportsPassthrough()) {
+            cb.onComplete(userData, BlkStatus.NOTSUPP);
+            return;
+        }
+        if (length > q.maxHwSectors * 512L) {
+            cb.onComplete(userData, BlkStatus.IOERR);
+            return;
+        }
+        pendingPassthrough = cmd;
+        try {
+            if (!doSubmit(op, 0, 0, length, buf, cb, userData, false, false)) {
+                cb.onComplete(userData, BlkStatus.AGAIN);
+            }
+        } finally {
+            pendingPassthrough = null;
+        }
     }
 
     /** As {@link #trySubmit} from the reserved tags (driver-internal commands). */
@@ -189,8 +220,14 @@ public final class Submitter {
         rq.timeoutNanos = q.timeoutNanos;
         rq.cmdFlags = flags == 0 ? 0 : FlushSeq.dataFlags(q, flags);
         rq.flushSeq = 0;
+        rq.passthrough = null;
         if (flags != 0 && FlushSeq.sequenced(policy)) {
             issueSequenced(h, rq, policy);
+            return true;
+        }
+        if (op.isPassthrough()) {
+            rq.passthrough = pendingPassthrough;
+            bypassIssue(h, rq);
             return true;
         }
         IoScheduler e = q.elevator;
@@ -225,6 +262,11 @@ public final class Submitter {
         flushPlug();   // earlier plugged writes go first, as the kernel flushes the plug before a flush
         rq.flushSeq = policy;
         rq.op = FlushSeq.stageOp(policy);
+        bypassIssue(h, rq);
+    }
+
+    /** {@code blk_mq_request_bypass_insert} + run: past the plug and the scheduler, to the dispatch list. */
+    private void bypassIssue(Hctx h, Request rq) {
         rq.rqFlags &= ~Request.RQF_USE_SCHED;
         h.queued.inc();
         q.bypassInsert(rq, false);

@@ -77,6 +77,25 @@ public final class SubmitHandle implements AutoCloseable {
         return submitter.trySubmit(op, flags, offset, length, buf, cb, userData);
     }
 
+    /**
+     * A driver-private command ({@link ReqOp#DRV_IN} / {@link ReqOp#DRV_OUT}, SG_IO's role) with its data at
+     * {@code buf.position() .. +length} (null and 0 for none). {@code cmd} is the driver's command description (for
+     * a SCSI disk an {@code SgIo}: CDB in, status and sense out). The callback says whether the command was
+     * delivered; NOTSUPP when this device takes no passthrough. Waits for a tag like {@link #submit}.
+     */
+    public void passthrough(ReqOp op, Object cmd, ByteBuffer buf, int length, IoCallback cb, long userData) {
+        if (op == null || !op.isPassthrough() || cmd == null || cb == null) {
+            throw new IllegalArgumentException("passthrough needs DRV_IN or DRV_OUT, a command and a callback");
+        }
+        if (length < 0 || (length > 0 && (buf == null || buf.remaining() < length))) {
+            throw new IllegalArgumentException(op + ": buffer with at least " + length + " bytes remaining required");
+        }
+        if (op == ReqOp.DRV_IN && length > 0 && buf.isReadOnly()) {
+            throw new IllegalArgumentException("DRV_IN into a read-only buffer");
+        }
+        submitter.submitPassthrough(op, cmd, buf, length, cb, userData);
+    }
+
     /** Holds submissions until {@link #finishPlug()} (or 32 are held), then sends them as one batch. */
     public void startPlug() {
         submitter.startPlug();
@@ -97,6 +116,9 @@ public final class SubmitHandle implements AutoCloseable {
             throw new IllegalArgumentException("op and callback are required");
         }
         ReqFlags.check(op, flags);
+        if (op.isPassthrough()) {
+            throw new IllegalArgumentException(op + " goes through passthrough(), with its command");
+        }
         if (op == ReqOp.FLUSH) {
             return;
         }

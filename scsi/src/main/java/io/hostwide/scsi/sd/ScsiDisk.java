@@ -1,6 +1,7 @@
 package io.hostwide.scsi.sd;
 
 import io.hostwide.blk.BlkStatus;
+import io.hostwide.blk.ReqOp;
 import io.hostwide.blk.Request;
 import io.hostwide.blk.RequestQueue;
 import io.hostwide.blk.api.BlockDevice;
@@ -126,14 +127,27 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
                 yield BlkStatus.OK;
             }
             case DISCARD -> discard(cmd, rq);
+            case DRV_IN, DRV_OUT -> passthrough(cmd, rq);
         };
+    }
+
+    /** {@code scsi_setup_scsi_cmnd}: the submitter's CDB as is, with the request's data window. */
+    private BlkStatus passthrough(ScsiCmnd cmd, Request rq) {
+        if (!(rq.passthrough() instanceof SgIo sg)) {
+            return BlkStatus.IOERR;
+        }
+        ByteBuffer buf = rq.buffer();
+        int dir = rq.length() == 0 ? ScsiCmnd.DIR_NONE
+                : rq.op() == ReqOp.DRV_IN ? ScsiCmnd.DIR_FROM_DEVICE : ScsiCmnd.DIR_TO_DEVICE;
+        sdev.prepare(cmd, sg.cdbBytes(), sg.cdbLength(), dir, buf, buf == null ? 0 : buf.position(), rq.length());
+        return BlkStatus.OK;
     }
 
     private BlkStatus readWrite(ScsiCmnd cmd, Request rq) {
         if (rq.length() > maxTransferBytes) {
             return BlkStatus.IOERR;
         }
-        boolean write = rq.op() == io.hostwide.blk.ReqOp.WRITE;
+        boolean write = rq.op() == ReqOp.WRITE;
         long lba = rq.offset() / lbs;
         int blocks = rq.length() / lbs;
         byte[] c = cdbOf(cmd);
@@ -211,10 +225,15 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
 
     @Override
     public BlkStatus done(ScsiCmnd cmd) {
+        Request prq = cmd.request();
+        if (prq != null && prq.passthrough() instanceof SgIo sg) {
+            sg.complete(cmd.hostByte(), cmd.status(), cmd.sense(), cmd.senseLength(), cmd.resid());
+            return hostStatus(cmd.hostByte());
+        }
         int result = cmd.result();
         if (result == 0) {
             Request rq = cmd.request();
-            if (rq != null && rq.nrSegments() > 1 && rq.op() == io.hostwide.blk.ReqOp.READ && cmd.resid() == 0) {
+            if (rq != null && rq.nrSegments() > 1 && rq.op() == ReqOp.READ && cmd.resid() == 0) {
                 scatter(cmd.bounce(rq.length()), rq);
             }
             return cmd.resid() == 0 ? BlkStatus.OK : BlkStatus.IOERR;
@@ -231,6 +250,16 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
             return BlkStatus.NOTSUPP;   // INVALID COMMAND OPERATION CODE
         }
         return BlkStatus.IOERR;
+    }
+
+    /** A passthrough's block status: OK whenever the device answered (its SCSI status is in the SgIo). */
+    private static BlkStatus hostStatus(int hostByte) {
+        return switch (hostByte) {
+            case HostByte.DID_OK -> BlkStatus.OK;
+            case HostByte.DID_TIME_OUT -> BlkStatus.TIMEOUT;
+            case HostByte.DID_NO_CONNECT, HostByte.DID_BAD_TARGET -> BlkStatus.OFFLINE;
+            default -> BlkStatus.IOERR;
+        };
     }
 
     @Override
