@@ -44,6 +44,9 @@ public final class CopyCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Where Ctrl-C comes from: the process's signal handlers (tests wrap it to know when they are installed). */
+    java.util.function.Supplier<Interrupts> interruptSource = Interrupts::install;
+
     @Override
     public Integer call() throws Exception {
         List<Phase> phases = new ArrayList<>();
@@ -57,7 +60,7 @@ public final class CopyCommand implements Callable<Integer> {
         if (method != null && !verify) {
             throw new IllegalArgumentException("--method: only meaningful with --verify");
         }
-        return runPhases(spec, range, phases, method, Interrupts::install);
+        return runPhases(spec, range, phases, method, interruptSource);
     }
 
     /**
@@ -67,37 +70,43 @@ public final class CopyCommand implements Callable<Integer> {
     static int runPhases(CommandLine.Model.CommandSpec spec, RangeOptions range, List<Phase> phases,
                          VerifyMethod requested, java.util.function.Supplier<Interrupts> interruptSource)
             throws InterruptedException {
-        PrintWriter out = spec.commandLine().getOut();
         try (BlockDevice src = open("--from", range.from); BlockDevice dst = open("--to", range.to)) {
-            CopyPlan plan = range.plan(src, dst);
-            VerifyMethod method = phases.contains(Phase.VERIFY) ? VerifyCmd.resolve(requested, dst, plan)
-                    : VerifyMethod.COMPARE;
-            Interrupts interrupts = interruptSource.get();
-            Map<String, Object> tree = new LinkedHashMap<>();
-            List<Object> results = new ArrayList<>();
-            int status = 0;
-            for (Phase p : phases) {
-                PhaseResult r = new CopyRunner(p, method, src, dst, plan, interrupts, range.json ? null : System.out).run();
-                results.add(r.toTree());
-                if (!range.json) {
-                    out.print(r.toText());
-                    out.flush();
-                }
-                if (!r.ok()) {
-                    status = r.interrupted() ? 130 : 1;
-                    break;
-                }
-            }
-            if (range.json) {
-                tree.put("from", range.from);
-                tree.put("to", range.to);
-                tree.put("bs", plan.chunk());
-                tree.put("phases", results);
-                out.println(Json.pretty(tree));
+            return run(spec.commandLine().getOut(), range, src, dst, phases, requested, interruptSource);
+        }
+    }
+
+    /** {@link #runPhases} on devices already open: every check comes before the first phase's first request. */
+    static int run(PrintWriter out, RangeOptions range, BlockDevice src, BlockDevice dst, List<Phase> phases,
+                   VerifyMethod requested, java.util.function.Supplier<Interrupts> interruptSource)
+            throws InterruptedException {
+        CopyPlan plan = range.plan(src, dst);
+        VerifyMethod method = phases.contains(Phase.VERIFY) ? VerifyCmd.resolve(requested, dst, plan)
+                : VerifyMethod.COMPARE;
+        Interrupts interrupts = interruptSource.get();
+        Map<String, Object> tree = new LinkedHashMap<>();
+        List<Object> results = new ArrayList<>();
+        int status = 0;
+        for (Phase p : phases) {
+            PhaseResult r = new CopyRunner(p, method, src, dst, plan, interrupts, range.json ? null : System.out).run();
+            results.add(r.toTree());
+            if (!range.json) {
+                out.print(r.toText());
                 out.flush();
             }
-            return status;
+            if (!r.ok()) {
+                status = r.interrupted() ? 130 : 1;
+                break;
+            }
         }
+        if (range.json) {
+            tree.put("from", range.from);
+            tree.put("to", range.to);
+            tree.put("bs", plan.chunk());
+            tree.put("phases", results);
+            out.println(Json.pretty(tree));
+            out.flush();
+        }
+        return status;
     }
 
     private static BlockDevice open(String option, String spec) {
