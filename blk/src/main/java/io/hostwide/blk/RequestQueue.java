@@ -73,6 +73,8 @@ public final class RequestQueue implements AutoCloseable {
     volatile int maxSegmentSize = DEFAULT_MAX_SEGMENT_SIZE;
     /** {@code queue/logical_block_size}: every split lands on a multiple of it. */
     volatile int logicalBlockSize = 512;
+    /** Largest READ/WRITE request the limits above allow ({@link Split#maxRwBytes}), kept current by the setters. */
+    volatile int maxRwBytes = Split.maxRwBytes(DEFAULT_MAX_SECTORS, Request.MAX_SEGMENTS, DEFAULT_MAX_SEGMENT_SIZE, 512);
     /** {@code queue/discard_max_bytes} in sectors; 0 = discard not supported by the device. */
     volatile int maxDiscardSectors = UNLIMITED_SECTORS;
     /** {@code queue/discard_granularity} in bytes: discard splits end on a multiple of it. */
@@ -213,6 +215,7 @@ public final class RequestQueue implements AutoCloseable {
             throw new IllegalArgumentException("max_segments must be 1.." + MAX_SEGMENTS_LIMIT + ", got " + v);
         }
         maxSegments = v;
+        limitsChanged();
     }
 
     /** {@code queue/max_sectors_kb}. */
@@ -230,6 +233,7 @@ public final class RequestQueue implements AutoCloseable {
             throw new IllegalArgumentException("max_sectors_kb must be 4.." + hwKb + " (max_hw_sectors_kb), got " + kb);
         }
         maxSectors = kb * 2;
+        limitsChanged();
     }
 
     /** {@code queue/max_hw_sectors_kb}. */
@@ -249,6 +253,7 @@ public final class RequestQueue implements AutoCloseable {
         if (maxSectors > sectors) {
             maxSectors = sectors;
         }
+        limitsChanged();
     }
 
     /** Sets {@code max_sectors} directly in sectors (a driver's choice below the hardware limit, e.g. sd's). */
@@ -257,6 +262,11 @@ public final class RequestQueue implements AutoCloseable {
             throw new IllegalArgumentException("max_sectors must be 8.." + maxHwSectors + ", got " + sectors);
         }
         maxSectors = sectors;
+        limitsChanged();
+    }
+
+    private void limitsChanged() {
+        maxRwBytes = Split.maxRwBytes(maxSectors, maxSegments, maxSegmentSize, logicalBlockSize);
     }
 
     /** {@code queue/max_segment_size}. */
@@ -269,6 +279,7 @@ public final class RequestQueue implements AutoCloseable {
             throw new IllegalArgumentException("max_segment_size must be >= " + MIN_SEGMENT_SIZE + ", got " + bytes);
         }
         maxSegmentSize = bytes;
+        limitsChanged();
     }
 
     /** {@code queue/logical_block_size}. */
@@ -281,6 +292,7 @@ public final class RequestQueue implements AutoCloseable {
             throw new IllegalArgumentException("logical_block_size must be a power of two 512..65536, got " + bytes);
         }
         logicalBlockSize = bytes;
+        limitsChanged();
         if (discardGranularity < bytes) {
             discardGranularity = bytes;
         }

@@ -81,6 +81,9 @@ class FlushSeqTest {
         assertThat(cb.eachExactlyOnce(1)).isTrue();
         assertThat(cb.status(BlkStatus.OK)).isEqualTo(1);
         assertThat(q.flushStages()).isEqualTo(1);
+        assertThat(q.snapshot().flushStages()).isEqualTo(1);
+        assertThat(q.snapshot().writeCache()).isTrue();
+        assertThat(q.snapshot().fua()).isFalse();
     }
 
     @ParameterizedTest
