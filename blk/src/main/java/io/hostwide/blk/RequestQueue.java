@@ -57,6 +57,8 @@ public final class RequestQueue implements AutoCloseable {
     long timeoutNanos;
     final Hctx.Counters timeoutsFired = new Hctx.Counters();
     final Hctx.Counters completed = new Hctx.Counters();
+    /** hctx runs requested by completions themselves ({@link SharedTagModes} completion-run modes). */
+    final Hctx.Counters completionRuns = new Hctx.Counters();
     final RequeueList requeue;
     /** Merges, counted as {@code /sys/block/<dev>/stat}'s read merges and write merges. */
     final Hctx.Counters readMerges = new Hctx.Counters();
@@ -374,6 +376,11 @@ public final class RequestQueue implements AutoCloseable {
     /** The attached scheduler, null for {@code none}; its {@code queue/iosched/} attributes are on it. */
     public IoScheduler scheduler() {
         return elevator;
+    }
+
+    /** hctx runs that completions requested unconditionally (0 unless a completion-run {@link SharedTagModes} is set). */
+    public long completionRuns() {
+        return completionRuns.get();
     }
 
     /** Read and write merges so far. */
@@ -700,11 +707,11 @@ public final class RequestQueue implements AutoCloseable {
         requeue.cancel();
         for (Hctx h : hctxs) {
             h.runWork.cancel();
-            TagAlloc.tagIdle(h);
             if (h.dispatchWait.isQueued() && h.dispatchWaitOn != null) {
                 h.dispatchWaitOn.removeWaitQueue(h.dispatchWait);
             }
         }
+        TagAlloc.queueIdle(this);
         IoScheduler e = elevator;
         if (e != null) {
             e.exit(this);
