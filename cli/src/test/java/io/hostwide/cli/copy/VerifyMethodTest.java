@@ -69,6 +69,31 @@ class VerifyMethodTest {
     }
 
     @Test
+    void chunksLargerThanTheDevicesTransferLimitAreVerifiedInPiecesAndTheOffsetStillLandsRight() throws Exception {
+        String spec = "loop:size_mb=32,sector_size=512";
+        try (BlockDevice a = BlockDevices.open(spec); BlockDevice b = BlockDevices.open(spec)) {
+            long limit = b.queue().maxHwSectorsKb() * 1024L;
+            int chunk = (int) Math.min(64L << 20, 2 * limit);
+            assertThat(limit).as("the loop LUN's MAXIMUM TRANSFER LENGTH").isLessThan(chunk);
+            CopyPlan plan = new CopyPlan(0, 0, 2L * chunk, chunk, 1, 1, 5);
+            assertThat(plan.bytes()).isLessThanOrEqualTo(32L << 20);
+            assertThat(run(Phase.FILL, VerifyMethod.COMPARE, a, a, plan).ok()).isTrue();
+            assertThat(run(Phase.COPY, VerifyMethod.COMPARE, a, b, plan).ok()).isTrue();
+            assertThat(run(Phase.VERIFY, VerifyMethod.VERIFY_CMD, a, b, plan).ok()).isTrue();
+            long flipped = chunk + limit + 4097;   // second chunk, second VERIFY piece
+            long block = flipped / 512 * 512;
+            ByteBuffer blk = ByteBuffer.allocate(512);
+            SubmitHandle h = b.openHandle();
+            sync(h, ReqOp.READ, block, blk);
+            blk.put((int) (flipped - block), (byte) ~blk.get((int) (flipped - block)));
+            sync(h, ReqOp.WRITE, block, blk);
+            PhaseResult r = run(Phase.VERIFY, VerifyMethod.VERIFY_CMD, a, b, plan);
+            assertThat(r.mismatches()).isEqualTo(1);
+            assertThat(r.firstMismatch()).isEqualTo(flipped);
+        }
+    }
+
+    @Test
     void theDefaultIsVerifyCmdOnScsiDisksAndCompareElsewhere() throws Exception {
         CopyPlan plan = new CopyPlan(0, 0, 1 << 20, 64 * 1024, 1, 1, 1);
         try (BlockDevice scsi = BlockDevices.open(LOOP); BlockDevice nul = BlockDevices.open("null:size=8")) {
