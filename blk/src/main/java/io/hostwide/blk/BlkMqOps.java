@@ -55,6 +55,14 @@ public interface BlkMqOps {
         return false;
     }
 
+    /**
+     * True when the driver takes {@link ReqOp#DRV_IN} / {@link ReqOp#DRV_OUT} requests and knows the command
+     * description they carry ({@link Request#passthrough()}); otherwise such a submission ends with NOTSUPP unsent.
+     */
+    default boolean supportsPassthrough() {
+        return false;
+    }
+
     /** A request exceeded its deadline ({@code timeout} op); default is to let it run on. */
     default TimeoutAction timeout(Request rq) {
         return TimeoutAction.RESET_TIMER;

@@ -11,6 +11,9 @@ final class Completion {
 
     /** After a won {@link Request#markComplete}: end and free, then call the submitter. */
     static void end(Request rq, BlkStatus status) {
+        if (rq.flushSeq != 0 && FlushSeq.advance(rq, status)) {
+            return;   // the next stage of a flush sequence was queued on the same slot
+        }
         if (rq.nrSegs > 1) {
             endMerged(rq, status);
             return;
@@ -90,6 +93,7 @@ final class Completion {
         }
         rq.buffer = null;
         rq.callback = null;
+        rq.passthrough = null;
         rq.q = null;
         rq.setIdleNextGeneration();
         if (tag >= 0) {

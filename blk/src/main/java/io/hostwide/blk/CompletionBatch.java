@@ -27,6 +27,9 @@ public final class CompletionBatch {
         if (!rq.markComplete(-1)) {
             return false;
         }
+        if (rq.flushSeq != 0 && FlushSeq.advance(rq, status)) {
+            return true;   // a later stage of its flush sequence was queued on the same slot
+        }
         if (n == MAX) {
             complete();
         }
@@ -113,6 +116,7 @@ public final class CompletionBatch {
                 rq.rqFlags = 0;
                 rq.buffer = null;
                 rq.callback = null;
+                rq.passthrough = null;
                 rq.q = null;
                 rq.setIdleNextGeneration();
             }

@@ -23,7 +23,8 @@ final class Merge {
 
     /** {@code rq_mergeable}: a data request nobody has started. */
     static boolean rqMergeable(Request rq) {
-        return rq.op.hasData() && (rq.rqFlags & NOMERGE_FLAGS) == 0;
+        // REQ_NOMERGE_FLAGS: FUA and flush-sequenced requests keep their own boundaries.
+        return rq.op.hasData() && rq.passthrough == null && (rq.rqFlags & NOMERGE_FLAGS) == 0 && rq.cmdFlags == 0 && rq.flushSeq == 0;
     }
 
     /** {@code blk_rq_merge_ok} + {@code blk_try_merge}: where {@code bio} would go on {@code rq}, or NONE. */

@@ -78,6 +78,12 @@ public final class Request {
     int nrSegs = 1;
     /** Physical segments of {@code max_segment_size} over all bios ({@code rq->nr_phys_segments}). */
     int nrPhysSegs = 1;
+    /** {@link ReqFlags} the driver must honour at this stage (FUA on the data stage). */
+    int cmdFlags;
+    /** {@link FlushSeq} stages still to run, the current one lowest; 0 for an ordinary request. */
+    int flushSeq;
+    /** The driver's command description of a DRV_IN/DRV_OUT request (the submitter's object), else null. */
+    Object passthrough;
     /** Extra segments of merged bios, allocated on this slot's first merge and kept for its life. */
     ByteBuffer[] segBuf;
     int[] segLen;
@@ -179,6 +185,24 @@ public final class Request {
         if (i < 0 || i >= nrSegs) {
             throw new IndexOutOfBoundsException("segment " + i + " of " + nrSegs);
         }
+    }
+
+    /** {@link ReqFlags} of this request ({@code rq->cmd_flags}): FUA when the write must be durable on completion. */
+    public int cmdFlags() {
+        return cmdFlags;
+    }
+
+    /** True for a WRITE the device must make durable before completing it ({@code REQ_FUA}). */
+    public boolean isFua() {
+        return op == ReqOp.WRITE && (cmdFlags & ReqFlags.FUA) != 0;   // a flush stage of the same slot carries none
+    }
+
+    /**
+     * The command description of a {@link ReqOp#DRV_IN}/{@link ReqOp#DRV_OUT} request, as the submitter gave it
+     * (for a SCSI disk, its CDB and the place for the status and sense); null for any other op.
+     */
+    public Object passthrough() {
+        return passthrough;
     }
 
     /** Driver tag, or -1. */

@@ -75,12 +75,20 @@ public final class RequestQueue implements AutoCloseable {
     volatile int maxSegmentSize = DEFAULT_MAX_SEGMENT_SIZE;
     /** {@code queue/logical_block_size}: every split lands on a multiple of it. */
     volatile int logicalBlockSize = 512;
+    /** Largest READ/WRITE request the limits above allow ({@link Split#maxRwBytes}), kept current by the setters. */
+    volatile int maxRwBytes = Split.maxRwBytes(DEFAULT_MAX_SECTORS, Request.MAX_SEGMENTS, DEFAULT_MAX_SEGMENT_SIZE, 512);
     /** {@code queue/discard_max_bytes} in sectors; 0 = discard not supported by the device. */
     volatile int maxDiscardSectors = UNLIMITED_SECTORS;
     /** {@code queue/discard_granularity} in bytes: discard splits end on a multiple of it. */
     volatile int discardGranularity = 512;
     /** Bios that were split to fit the limits ({@code bio_split_to_limits} calls that split). */
     final Hctx.Counters splits = new Hctx.Counters();
+    /** {@code queue/write_cache}: the device has a volatile write cache, so FLUSH and PREFLUSH reach it. */
+    volatile boolean writeCache = true;
+    /** {@code queue/fua}: the device honours FUA on writes ({@code BLK_FEAT_FUA}). */
+    volatile boolean fua;
+    /** Flush-sequence stages re-issued after an earlier stage of the same request. */
+    final Hctx.Counters flushStages = new Hctx.Counters();
     final Freeze freeze;
     /** {@code queue/rotational}. */
     volatile boolean rotational;
@@ -209,6 +217,7 @@ public final class RequestQueue implements AutoCloseable {
             throw new IllegalArgumentException("max_segments must be 1.." + MAX_SEGMENTS_LIMIT + ", got " + v);
         }
         maxSegments = v;
+        limitsChanged();
     }
 
     /** {@code queue/max_sectors_kb}. */
@@ -226,6 +235,7 @@ public final class RequestQueue implements AutoCloseable {
             throw new IllegalArgumentException("max_sectors_kb must be 4.." + hwKb + " (max_hw_sectors_kb), got " + kb);
         }
         maxSectors = kb * 2;
+        limitsChanged();
     }
 
     /** {@code queue/max_hw_sectors_kb}. */
@@ -245,6 +255,7 @@ public final class RequestQueue implements AutoCloseable {
         if (maxSectors > sectors) {
             maxSectors = sectors;
         }
+        limitsChanged();
     }
 
     /** Sets {@code max_sectors} directly in sectors (a driver's choice below the hardware limit, e.g. sd's). */
@@ -253,6 +264,11 @@ public final class RequestQueue implements AutoCloseable {
             throw new IllegalArgumentException("max_sectors must be 8.." + maxHwSectors + ", got " + sectors);
         }
         maxSectors = sectors;
+        limitsChanged();
+    }
+
+    private void limitsChanged() {
+        maxRwBytes = Split.maxRwBytes(maxSectors, maxSegments, maxSegmentSize, logicalBlockSize);
     }
 
     /** {@code queue/max_segment_size}. */
@@ -265,6 +281,7 @@ public final class RequestQueue implements AutoCloseable {
             throw new IllegalArgumentException("max_segment_size must be >= " + MIN_SEGMENT_SIZE + ", got " + bytes);
         }
         maxSegmentSize = bytes;
+        limitsChanged();
     }
 
     /** {@code queue/logical_block_size}. */
@@ -277,6 +294,7 @@ public final class RequestQueue implements AutoCloseable {
             throw new IllegalArgumentException("logical_block_size must be a power of two 512..65536, got " + bytes);
         }
         logicalBlockSize = bytes;
+        limitsChanged();
         if (discardGranularity < bytes) {
             discardGranularity = bytes;
         }
@@ -309,6 +327,36 @@ public final class RequestQueue implements AutoCloseable {
         }
         maxDiscardSectors = maxSectors;
         discardGranularity = granularityBytes;
+    }
+
+    /** {@code queue/write_cache}: "write back" when true, "write through" when false. */
+    public boolean writeCache() {
+        return writeCache;
+    }
+
+    /** {@code queue/fua}. */
+    public boolean fua() {
+        return fua;
+    }
+
+    /**
+     * {@code blk_queue_write_cache}: whether the device has a volatile write cache and whether it honours FUA
+     * (meaningful only with a cache). Without a cache, FLUSH ends at once and FUA/PREFLUSH are dropped; with one but
+     * without FUA support, FUA becomes a FLUSH after the write ({@link FlushSeq}).
+     */
+    public void setWriteCache(boolean wc, boolean fua) {
+        this.writeCache = wc;
+        this.fua = wc && fua;
+    }
+
+    /** Flush-sequence stages (PREFLUSH or POSTFLUSH around a write, or its data) issued after a first stage. */
+    public long flushStages() {
+        return flushStages.get();
+    }
+
+    /** True when the driver takes passthrough requests ({@link ReqOp#DRV_IN}, {@link ReqOp#DRV_OUT}). */
+    public boolean supportsPassthrough() {
+        return set.ops.supportsPassthrough();
     }
 
     /** Bios split to fit this queue's limits so far. */

@@ -17,10 +17,9 @@ final class Split {
         return length <= mss ? 1 : (int) (((long) length + mss - 1) / mss);
     }
 
-    /** Largest READ/WRITE request the limits allow, on a logical block boundary. */
-    static int maxRwBytes(RequestQueue q) {
-        long bytes = Math.min(q.maxSectors * 512L, (long) q.maxSegments * q.maxSegmentSize);
-        int lbs = q.logicalBlockSize;
+    /** Largest READ/WRITE request the limits allow, on a logical block boundary (cached in the queue). */
+    static int maxRwBytes(int maxSectors, int maxSegments, int maxSegmentSize, int lbs) {
+        long bytes = Math.min(maxSectors * 512L, (long) maxSegments * maxSegmentSize);
         bytes -= bytes % lbs;
         return (int) Math.max(lbs, Math.min(bytes, Integer.MAX_VALUE - (Integer.MAX_VALUE % lbs)));
     }
@@ -28,7 +27,7 @@ final class Split {
     /** True when a bio of this shape needs more than one request. */
     static boolean needed(RequestQueue q, ReqOp op, int length) {
         return switch (op) {
-            case READ, WRITE -> length > maxRwBytes(q);
+            case READ, WRITE -> length > q.maxRwBytes;
             case DISCARD -> q.maxDiscardSectors != 0 && length > q.maxDiscardSectors * 512L;
             default -> false;
         };
@@ -37,7 +36,7 @@ final class Split {
     /** Bytes of the next piece of a bio at {@code offset} with {@code remaining} bytes left. */
     static int pieceLength(RequestQueue q, ReqOp op, long offset, int remaining) {
         if (op != ReqOp.DISCARD) {
-            return Math.min(remaining, maxRwBytes(q));
+            return Math.min(remaining, q.maxRwBytes);
         }
         long max = q.maxDiscardSectors * 512L;
         int lbs = q.logicalBlockSize;

@@ -22,6 +22,8 @@ public final class Submitter {
     /** The submission being merged; reused, so nothing is allocated per I/O. */
     private final Bio bio = new Bio();
     private boolean plugging;
+    /** The command of the passthrough being submitted (one at a time: this submitter's thread only). */
+    private Object pendingPassthrough;
     private boolean lastWasLarge;
 
     Submitter(RequestQueue q, Ctx ctx) {
@@ -44,9 +46,14 @@ public final class Submitter {
      * Arguments are checked by the caller's layer (see {@code BlockDevice}).
      */
     public void submit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
+        submit(op, 0, offset, length, buf, cb, userData);
+    }
+
+    /** {@link #submit} with {@link ReqFlags} (FUA, PREFLUSH on a WRITE), checked by {@link ReqFlags#check}. */
+    public void submit(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
         if (Split.needed(q, op, length)) {
-            splitSubmit(op, offset, length, buf, cb, userData, false);
-        } else if (!doSubmit(op, offset, length, buf, cb, userData, false, false)) {
+            splitSubmit(op, flags, offset, length, buf, cb, userData, false);
+        } else if (!doSubmit(op, flags, offset, length, buf, cb, userData, false, false)) {
             cb.onComplete(userData, BlkStatus.AGAIN);
         }
     }
@@ -57,18 +64,24 @@ public final class Submitter {
      * the callback reports AGAIN once the pieces already sent have ended.
      */
     public boolean trySubmit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
+        return trySubmit(op, 0, offset, length, buf, cb, userData);
+    }
+
+    /** {@link #trySubmit} with {@link ReqFlags}. */
+    public boolean trySubmit(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb,
+                             long userData) {
         if (Split.needed(q, op, length)) {
-            return splitSubmit(op, offset, length, buf, cb, userData, true);
+            return splitSubmit(op, flags, offset, length, buf, cb, userData, true);
         }
-        return doSubmit(op, offset, length, buf, cb, userData, true, false);
+        return doSubmit(op, flags, offset, length, buf, cb, userData, true, false);
     }
 
     /**
      * {@code bio_split_to_limits} + {@code bio_chain}: sends the bio as pieces within the queue limits, each a
      * request of its own, completing into one {@link SplitParent}. The pieces view the caller's buffer (no copy).
      */
-    private boolean splitSubmit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData,
-                                boolean nowait) {
+    private boolean splitSubmit(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb,
+                                long userData, boolean nowait) {
         SplitParent parent = new SplitParent(cb, userData);
         int done = 0;
         int piece = 0;
@@ -77,7 +90,9 @@ public final class Submitter {
             int n = Split.pieceLength(q, op, at, length - done);
             ByteBuffer slice = buf == null ? null : buf.slice(buf.position() + done, n);
             parent.addPiece();
-            if (!doSubmit(op, at, n, slice, parent, piece, nowait, false)) {
+            // PREFLUSH belongs to the first piece only; FUA to every piece.
+            int f = done == 0 ? flags : flags & ~ReqFlags.PREFLUSH;
+            if (!doSubmit(op, f, at, n, slice, parent, piece, nowait, false)) {
                 if (nowait && done == 0) {
                     return false;   // nothing was sent; the parent is dropped without calling anyone
                 }
@@ -92,13 +107,42 @@ public final class Submitter {
         return true;
     }
 
-    /** As {@link #trySubmit} from the reserved tags (driver-internal commands). */
-    public boolean trySubmitReserved(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
-        return doSubmit(op, offset, length, buf, cb, userData, true, true);
+    /**
+     * A passthrough request ({@code blk_execute_rq_nowait} of a {@code REQ_OP_DRV_*} request): {@code cmd} is the
+     * driver's command description, {@code buf} (position .. +length) its data; it waits for a tag, skips merging,
+     * splitting, plugging and the scheduler, and goes to the hardware queue's dispatch list. Ends with NOTSUPP
+     * unsent when the driver takes no passthrough, and with IOERR unsent when the data exceeds
+     * {@code max_hw_sectors} (a passthrough is never split).
+     */
+    public void submitPassthrough(ReqOp op, Object cmd, ByteBuffer buf, int length, IoCallback cb, long userData) {
+        if (!op.isPassthrough() || cmd == null) {
+            throw new IllegalArgumentException("passthrough needs DRV_IN or DRV_OUT and a command, got " + op);
+        }
+        if (!q.set.ops.supportsPassthrough()) {
+            cb.onComplete(userData, BlkStatus.NOTSUPP);
+            return;
+        }
+        if (length > q.maxHwSectors * 512L) {
+            cb.onComplete(userData, BlkStatus.IOERR);
+            return;
+        }
+        pendingPassthrough = cmd;
+        try {
+            if (!doSubmit(op, 0, 0, length, buf, cb, userData, false, false)) {
+                cb.onComplete(userData, BlkStatus.AGAIN);
+            }
+        } finally {
+            pendingPassthrough = null;
+        }
     }
 
-    private boolean doSubmit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData,
-                             boolean nowait, boolean reserved) {
+    /** As {@link #trySubmit} from the reserved tags (driver-internal commands). */
+    public boolean trySubmitReserved(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
+        return doSubmit(op, 0, offset, length, buf, cb, userData, true, true);
+    }
+
+    private boolean doSubmit(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb,
+                             long userData, boolean nowait, boolean reserved) {
         if (q.isDying()) {
             cb.onComplete(userData, BlkStatus.OFFLINE);
             return true;
@@ -112,7 +156,7 @@ public final class Submitter {
             return false;   // interrupted while the queue was frozen
         }
         try {
-            return submitEntered(op, offset, length, buf, cb, userData, nowait, reserved);
+            return submitEntered(op, flags, offset, length, buf, cb, userData, nowait, reserved);
         } finally {
             ctx.exitQueue();
         }
@@ -141,9 +185,17 @@ public final class Submitter {
         }
     }
 
-    private boolean submitEntered(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData,
-                                  boolean nowait, boolean reserved) {
-        if (!reserved && op.hasData() && q.nomerges != 2) {
+    private boolean submitEntered(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb,
+                                  long userData, boolean nowait, boolean reserved) {
+        int policy = 0;
+        if (flags != 0 || op == ReqOp.FLUSH) {
+            policy = FlushSeq.policy(q, op, flags);
+            if (policy == 0) {
+                cb.onComplete(userData, BlkStatus.OK);   // a FLUSH with no volatile cache to flush
+                return true;
+            }
+        }
+        if (!reserved && op.hasData() && flags == 0 && q.nomerges != 2) {
             bio.set(op, offset, length, buf, cb, userData);
             boolean merged = attemptMerge();
             bio.set(null, 0, 0, null, null, 0);
@@ -166,6 +218,18 @@ public final class Submitter {
         rq.callback = cb;
         rq.userData = userData;
         rq.timeoutNanos = q.timeoutNanos;
+        rq.cmdFlags = flags == 0 ? 0 : FlushSeq.dataFlags(q, flags);
+        rq.flushSeq = 0;
+        rq.passthrough = null;
+        if (flags != 0 && FlushSeq.sequenced(policy)) {
+            issueSequenced(h, rq, policy);
+            return true;
+        }
+        if (op.isPassthrough()) {
+            rq.passthrough = pendingPassthrough;
+            bypassIssue(h, rq);
+            return true;
+        }
         IoScheduler e = q.elevator;
         boolean useSched = (rq.rqFlags & Request.RQF_USE_SCHED) != 0;
         if (useSched && e != null) {
@@ -188,6 +252,25 @@ public final class Submitter {
             issueOne(h, rq);
         }
         return true;
+    }
+
+    /**
+     * {@code blk_insert_flush}: a request that needs a PREFLUSH or POSTFLUSH stage bypasses the plug and the
+     * scheduler and goes to its hardware queue's dispatch list showing its first stage ({@link FlushSeq}).
+     */
+    private void issueSequenced(Hctx h, Request rq, int policy) {
+        flushPlug();   // earlier plugged writes go first, as the kernel flushes the plug before a flush
+        rq.flushSeq = policy;
+        rq.op = FlushSeq.stageOp(policy);
+        bypassIssue(h, rq);
+    }
+
+    /** {@code blk_mq_request_bypass_insert} + run: past the plug and the scheduler, to the dispatch list. */
+    private void bypassIssue(Hctx h, Request rq) {
+        rq.rqFlags &= ~Request.RQF_USE_SCHED;
+        h.queued.inc();
+        q.bypassInsert(rq, false);
+        Dispatcher.runHwQueue(h, false);
     }
 
     /**

@@ -64,6 +64,8 @@ class SplitTest {
         }
         assertThat(buf.position()).as("the caller's position is never moved").isEqualTo(512);
         assertThat(q.splits()).isEqualTo(1);
+        assertThat(q.snapshot().splits()).as("stat shows it").isEqualTo(1);
+        assertThat(q.snapshot().maxHwSectorsKb()).isEqualTo(256);
         drv.completeAll(BlkStatus.OK);
         assertThat(cb.eachExactlyOnce(1)).isTrue();
         assertThat(cb.status(BlkStatus.OK)).isEqualTo(1);

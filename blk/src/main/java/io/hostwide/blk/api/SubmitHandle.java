@@ -2,6 +2,7 @@ package io.hostwide.blk.api;
 
 import io.hostwide.blk.BlkStatus;
 import io.hostwide.blk.IoCallback;
+import io.hostwide.blk.ReqFlags;
 import io.hostwide.blk.ReqOp;
 import io.hostwide.blk.Submitter;
 
@@ -40,6 +41,11 @@ public final class SubmitHandle implements AutoCloseable {
         submit(ReqOp.WRITE, offset, length, buf, cb, userData);
     }
 
+    /** A WRITE with {@link ReqFlags} ({@link ReqFlags#FUA}, {@link ReqFlags#PREFLUSH}). */
+    public void write(long offset, int length, ByteBuffer buf, int flags, IoCallback cb, long userData) {
+        submit(ReqOp.WRITE, flags, offset, length, buf, cb, userData);
+    }
+
     public void flush(IoCallback cb, long userData) {
         submit(ReqOp.FLUSH, 0, 0, null, cb, userData);
     }
@@ -50,14 +56,44 @@ public final class SubmitHandle implements AutoCloseable {
 
     /** Waits for a tag when all are in use. */
     public void submit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
-        check(op, offset, length, buf, cb);
-        submitter.submit(op, offset, length, buf, cb, userData);
+        submit(op, 0, offset, length, buf, cb, userData);
+    }
+
+    /** {@link #submit} with {@link ReqFlags}: FUA on a WRITE, PREFLUSH on a WRITE or FLUSH. */
+    public void submit(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
+        check(op, flags, offset, length, buf, cb);
+        submitter.submit(op, flags, offset, length, buf, cb, userData);
     }
 
     /** Never waits: false (and no callback) when no tag is free. */
     public boolean trySubmit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
-        check(op, offset, length, buf, cb);
-        return submitter.trySubmit(op, offset, length, buf, cb, userData);
+        return trySubmit(op, 0, offset, length, buf, cb, userData);
+    }
+
+    /** {@link #trySubmit} with {@link ReqFlags}. */
+    public boolean trySubmit(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb,
+                             long userData) {
+        check(op, flags, offset, length, buf, cb);
+        return submitter.trySubmit(op, flags, offset, length, buf, cb, userData);
+    }
+
+    /**
+     * A driver-private command ({@link ReqOp#DRV_IN} / {@link ReqOp#DRV_OUT}, SG_IO's role) with its data at
+     * {@code buf.position() .. +length} (null and 0 for none). {@code cmd} is the driver's command description (for
+     * a SCSI disk an {@code SgIo}: CDB in, status and sense out). The callback says whether the command was
+     * delivered; NOTSUPP when this device takes no passthrough. Waits for a tag like {@link #submit}.
+     */
+    public void passthrough(ReqOp op, Object cmd, ByteBuffer buf, int length, IoCallback cb, long userData) {
+        if (op == null || !op.isPassthrough() || cmd == null || cb == null) {
+            throw new IllegalArgumentException("passthrough needs DRV_IN or DRV_OUT, a command and a callback");
+        }
+        if (length < 0 || (length > 0 && (buf == null || buf.remaining() < length))) {
+            throw new IllegalArgumentException(op + ": buffer with at least " + length + " bytes remaining required");
+        }
+        if (op == ReqOp.DRV_IN && length > 0 && buf.isReadOnly()) {
+            throw new IllegalArgumentException("DRV_IN into a read-only buffer");
+        }
+        submitter.submitPassthrough(op, cmd, buf, length, cb, userData);
     }
 
     /** Holds submissions until {@link #finishPlug()} (or 32 are held), then sends them as one batch. */
@@ -75,9 +111,13 @@ public final class SubmitHandle implements AutoCloseable {
         submitter.finishPlug();
     }
 
-    private void check(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb) {
+    private void check(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb) {
         if (op == null || cb == null) {
             throw new IllegalArgumentException("op and callback are required");
+        }
+        ReqFlags.check(op, flags);
+        if (op.isPassthrough()) {
+            throw new IllegalArgumentException(op + " goes through passthrough(), with its command");
         }
         if (op == ReqOp.FLUSH) {
             return;

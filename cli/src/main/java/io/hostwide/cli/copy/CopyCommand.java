@@ -32,11 +32,20 @@ public final class CopyCommand implements Callable<Integer> {
     @Option(names = "--fill-source", description = "First write seeded random data over the source range")
     boolean fillSource;
 
-    @Option(names = "--verify", description = "Afterwards read both ranges and compare them")
+    @Option(names = "--verify", description = "Afterwards check the destination against the source (see --method)")
     boolean verify;
+
+    @Option(names = "--method", paramLabel = "compare|verify-cmd", converter = VerifyMethod.Converter.class,
+            description = {"How --verify checks: compare (read both, compare here) or verify-cmd (read the source,",
+                    "send it with VERIFY(16) BYTCHK=1 to the destination). Default: verify-cmd when the destination",
+                    "takes it, else compare."})
+    VerifyMethod method;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** Where Ctrl-C comes from: the process's signal handlers (tests wrap it to know when they are installed). */
+    java.util.function.Supplier<Interrupts> interruptSource = Interrupts::install;
 
     @Override
     public Integer call() throws Exception {
@@ -48,40 +57,56 @@ public final class CopyCommand implements Callable<Integer> {
         if (verify) {
             phases.add(Phase.VERIFY);
         }
-        return runPhases(spec, range, phases);
+        if (method != null && !verify) {
+            throw new IllegalArgumentException("--method: only meaningful with --verify");
+        }
+        return runPhases(spec, range, phases, method, interruptSource);
     }
 
-    static int runPhases(CommandLine.Model.CommandSpec spec, RangeOptions range, List<Phase> phases)
+    /**
+     * Opens both devices, checks the plan and the verify method (all before any I/O that changes data), then
+     * runs the phases, stopping at the first that fails or is interrupted.
+     */
+    static int runPhases(CommandLine.Model.CommandSpec spec, RangeOptions range, List<Phase> phases,
+                         VerifyMethod requested, java.util.function.Supplier<Interrupts> interruptSource)
             throws InterruptedException {
-        PrintWriter out = spec.commandLine().getOut();
         try (BlockDevice src = open("--from", range.from); BlockDevice dst = open("--to", range.to)) {
-            CopyPlan plan = range.plan(src, dst);
-            Interrupts interrupts = Interrupts.install();
-            Map<String, Object> tree = new LinkedHashMap<>();
-            List<Object> results = new ArrayList<>();
-            int status = 0;
-            for (Phase p : phases) {
-                PhaseResult r = new CopyRunner(p, src, dst, plan, interrupts, range.json ? null : System.out).run();
-                results.add(r.toTree());
-                if (!range.json) {
-                    out.print(r.toText());
-                    out.flush();
-                }
-                if (!r.ok()) {
-                    status = r.interrupted() ? 130 : 1;
-                    break;
-                }
-            }
-            if (range.json) {
-                tree.put("from", range.from);
-                tree.put("to", range.to);
-                tree.put("bs", plan.chunk());
-                tree.put("phases", results);
-                out.println(Json.pretty(tree));
+            return run(spec.commandLine().getOut(), range, src, dst, phases, requested, interruptSource);
+        }
+    }
+
+    /** {@link #runPhases} on devices already open: every check comes before the first phase's first request. */
+    static int run(PrintWriter out, RangeOptions range, BlockDevice src, BlockDevice dst, List<Phase> phases,
+                   VerifyMethod requested, java.util.function.Supplier<Interrupts> interruptSource)
+            throws InterruptedException {
+        CopyPlan plan = range.plan(src, dst);
+        VerifyMethod method = phases.contains(Phase.VERIFY) ? VerifyCmd.resolve(requested, dst, plan)
+                : VerifyMethod.COMPARE;
+        Interrupts interrupts = interruptSource.get();
+        Map<String, Object> tree = new LinkedHashMap<>();
+        List<Object> results = new ArrayList<>();
+        int status = 0;
+        for (Phase p : phases) {
+            PhaseResult r = new CopyRunner(p, method, src, dst, plan, interrupts, range.json ? null : System.out).run();
+            results.add(r.toTree());
+            if (!range.json) {
+                out.print(r.toText());
                 out.flush();
             }
-            return status;
+            if (!r.ok()) {
+                status = r.interrupted() ? 130 : 1;
+                break;
+            }
         }
+        if (range.json) {
+            tree.put("from", range.from);
+            tree.put("to", range.to);
+            tree.put("bs", plan.chunk());
+            tree.put("phases", results);
+            out.println(Json.pretty(tree));
+            out.flush();
+        }
+        return status;
     }
 
     private static BlockDevice open(String option, String spec) {

@@ -2,9 +2,13 @@ package io.hostwide.cli.copy;
 
 import io.hostwide.blk.BlkStatus;
 import io.hostwide.blk.IoCallback;
+import io.hostwide.blk.ReqOp;
 import io.hostwide.blk.api.BlockDevice;
 import io.hostwide.blk.api.SubmitHandle;
 import io.hostwide.cli.util.MpscIntRing;
+import io.hostwide.scsi.sd.SdCdb;
+import io.hostwide.scsi.sd.SgIo;
+import io.hostwide.scsi.spec.SenseKey;
 
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
@@ -29,15 +33,23 @@ final class CopyJob implements Runnable, IoCallback {
     private final long[] chunkOf;
     private final int[] pending;
     private final BlkStatus[] status;
-    /** COPY: the slot's chunk has been read and its write is out. */
+    /** COPY: the slot's chunk has been read and its write is out; VERIFY_CMD: its VERIFY commands are going. */
     private final boolean[] writtenStep;
+    private final VerifyMethod method;
+    /** VERIFY_CMD: the slot's command, its Data-Out view of {@code a[s]}, and the piece it is on. */
+    private final SgIo[] sg;
+    private final ByteBuffer[] views;
+    private final int[] piece;
+    private final int pieceBytes;
+    private final byte[] cdb = new byte[16];
     private volatile Thread thread;
     private volatile boolean waiting;
     private int inFlight;
 
-    CopyJob(CopyRunner run, Phase phase, BlockDevice src, BlockDevice dst, CopyPlan plan) {
+    CopyJob(CopyRunner run, Phase phase, VerifyMethod method, BlockDevice src, BlockDevice dst, CopyPlan plan) {
         this.run = run;
         this.phase = phase;
+        this.method = phase == Phase.VERIFY ? method : VerifyMethod.COMPARE;
         this.src = src;
         this.dst = dst;
         this.plan = plan;
@@ -48,10 +60,27 @@ final class CopyJob implements Runnable, IoCallback {
         this.pending = new int[plan.iodepth()];
         this.status = new BlkStatus[plan.iodepth()];
         this.writtenStep = new boolean[plan.iodepth()];
+        boolean cmd = this.method == VerifyMethod.VERIFY_CMD;
+        this.sg = new SgIo[plan.iodepth()];
+        this.views = new ByteBuffer[plan.iodepth()];
+        this.piece = new int[plan.iodepth()];
+        this.pieceBytes = cmd ? pieceBytes(dst, plan.chunk()) : 0;
         for (int i = 0; i < a.length; i++) {
             a[i] = ByteBuffer.allocateDirect(plan.chunk());
-            b[i] = phase == Phase.VERIFY ? ByteBuffer.allocateDirect(plan.chunk()) : null;
+            b[i] = phase == Phase.VERIFY && !cmd ? ByteBuffer.allocateDirect(plan.chunk()) : null;
+            if (cmd) {
+                sg[i] = new SgIo();
+                views[i] = a[i].duplicate();
+            }
         }
+    }
+
+    /** The Data-Out of one VERIFY: a chunk, or the destination's max_hw_sectors when that is smaller. */
+    private static int pieceBytes(BlockDevice dst, int chunk) {
+        long max = dst.queue().maxHwSectorsKb() * 1024L;
+        int lbs = dst.logicalBlockSize();
+        long p = Math.min(chunk, max);
+        return (int) Math.max(lbs, p - p % lbs);
     }
 
     @Override
@@ -102,11 +131,54 @@ final class CopyJob implements Runnable, IoCallback {
                 in.read(srcAt, len, buf, this, s);
             }
             case VERIFY -> {
+                if (method == VerifyMethod.VERIFY_CMD) {
+                    pending[s] = 1;   // the source first; its data is then the VERIFY commands' Data-Out
+                    in.read(srcAt, len, buf, this, s);
+                    return;
+                }
                 pending[s] = 2;
                 in.read(srcAt, len, buf, this, s);
                 out.read(plan.dstOffset() + chunk * plan.chunk(), len, b[s].clear().limit(len), this, s);
             }
         }
+    }
+
+    /** VERIFY(16) BYTCHK=1 of the slot's current piece on the destination, with the source bytes as Data-Out. */
+    private void sendVerify(int s, SubmitHandle out, long chunk, int len) {
+        int off = piece[s] * pieceBytes;
+        int n = Math.min(pieceBytes, len - off);
+        int lbs = dst.logicalBlockSize();
+        long lba = (plan.dstOffset() + chunk * plan.chunk() + off) / lbs;
+        sg[s].cdb(cdb, SdCdb.verify16(cdb, lba, n / lbs, SdCdb.BYTCHK_COMPARE));
+        ByteBuffer v = views[s].clear();
+        v.position(off).limit(off + n);
+        pending[s] = 1;
+        out.passthrough(ReqOp.DRV_OUT, sg[s], v, n, this, s);
+    }
+
+    private static final int CHUNK_DONE = 0;
+    private static final int NEXT_PIECE_SENT = 1;
+    private static final int FAILED = 2;
+
+    /** VERIFY_CMD after one piece: the chunk is done (equal, or its miscompare recorded), goes on, or failed. */
+    private int verifyPieceDone(int s, SubmitHandle out, long chunk, int len) {
+        SgIo io = sg[s];
+        if (io.good()) {
+            piece[s]++;
+            if (piece[s] * pieceBytes < len) {
+                sendVerify(s, out, chunk, len);
+                return NEXT_PIECE_SENT;
+            }
+            return CHUNK_DONE;
+        }
+        if (io.senseKey() == SenseKey.MISCOMPARE) {
+            // SBC-4 §5.34: INFORMATION is the offset of the first differing byte in the Data-Out.
+            long info = Math.max(0, io.information());
+            run.mismatch(plan.srcOffset() + chunk * plan.chunk() + (long) piece[s] * pieceBytes + info);
+            return CHUNK_DONE;
+        }
+        run.fail("VERIFY(16) at chunk " + chunk + " (byte " + chunk * plan.chunk() + "): " + VerifyCmd.describe(io));
+        return FAILED;
     }
 
     /** All requests of the slot's current step ended: account, go on, or start the next chunk. */
@@ -123,6 +195,28 @@ final class CopyJob implements Runnable, IoCallback {
             writtenStep[s] = true;
             pending[s] = 1;
             out.write(plan.dstOffset() + chunk * plan.chunk(), len, a[s], this, s);
+            return;
+        }
+        if (method == VerifyMethod.VERIFY_CMD) {
+            if (!writtenStep[s]) {
+                run.recordIn(len);
+                writtenStep[s] = true;
+                piece[s] = 0;
+                sendVerify(s, out, chunk, len);
+                return;
+            }
+            int r = verifyPieceDone(s, out, chunk, len);
+            if (r == NEXT_PIECE_SENT) {
+                return;
+            }
+            writtenStep[s] = false;
+            if (r == FAILED) {
+                inFlight--;
+                return;
+            }
+            inFlight--;
+            run.chunkDone(chunk, len);
+            start(s, in, out);
             return;
         }
         writtenStep[s] = false;

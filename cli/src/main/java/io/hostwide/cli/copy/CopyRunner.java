@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class CopyRunner {
 
     private final Phase phase;
+    private final VerifyMethod method;
     private final BlockDevice src;
     private final BlockDevice dst;
     private final CopyPlan plan;
@@ -40,7 +41,14 @@ public final class CopyRunner {
 
     public CopyRunner(Phase phase, BlockDevice src, BlockDevice dst, CopyPlan plan, Interrupts interrupts,
                       PrintStream progress) {
+        this(phase, VerifyMethod.COMPARE, src, dst, plan, interrupts, progress);
+    }
+
+    /** @param method how a VERIFY phase checks (resolved: {@link VerifyCmd#resolve}); ignored by other phases */
+    public CopyRunner(Phase phase, VerifyMethod method, BlockDevice src, BlockDevice dst, CopyPlan plan,
+                      Interrupts interrupts, PrintStream progress) {
         this.phase = phase;
+        this.method = method;
         this.src = src;
         this.dst = dst;
         this.plan = plan;
@@ -54,7 +62,7 @@ public final class CopyRunner {
         List<Thread> threads = new ArrayList<>();
         for (int j = 0; j < plan.numjobs(); j++) {
             threads.add(Thread.ofPlatform().daemon().name(phase.verb + "-" + j)
-                    .start(new CopyJob(this, phase, src, dst, plan)));
+                    .start(new CopyJob(this, phase, method, src, dst, plan)));
         }
         int second = 0;
         while (anyAlive(threads)) {
@@ -74,9 +82,9 @@ public final class CopyRunner {
             t.join();
         }
         long m = mismatches.get();
-        return new PhaseResult(phase, fullIn.get(), partialIn.get(), fullOut.get(), partialOut.get(), bytes.get(),
-                contiguous(), System.nanoTime() - start, m, m == 0 ? -1 : firstMismatch.get(), error.get(),
-                stop && error.get() == null);
+        return new PhaseResult(phase, phase == Phase.VERIFY ? method : null, src.logicalBlockSize(), fullIn.get(),
+                partialIn.get(), fullOut.get(), partialOut.get(), bytes.get(), contiguous(), System.nanoTime() - start,
+                m, m == 0 ? -1 : firstMismatch.get(), error.get(), stop && error.get() == null);
     }
 
     private static boolean anyAlive(List<Thread> threads) {

@@ -9,9 +9,14 @@ import java.util.Map;
  * bytes, how much of the range is done from its start (chunks finish out of
  * order), the first failure and the first miscompare.
  */
-public record PhaseResult(Phase phase, long fullIn, long partialIn, long fullOut, long partialOut, long bytes,
-                          long contiguousBytes, long elapsedNanos, long mismatches, long firstMismatch,
-                          String error, boolean interrupted) {
+public record PhaseResult(Phase phase, VerifyMethod method, int blockSize, long fullIn, long partialIn, long fullOut,
+                          long partialOut, long bytes, long contiguousBytes, long elapsedNanos, long mismatches,
+                          long firstMismatch, String error, boolean interrupted) {
+
+    /** The source LBA of the first differing byte, or -1. */
+    public long firstMismatchLba() {
+        return firstMismatch < 0 ? -1 : firstMismatch / blockSize;
+    }
 
     public boolean ok() {
         return error == null && mismatches == 0 && !interrupted;
@@ -27,9 +32,11 @@ public record PhaseResult(Phase phase, long fullIn, long partialIn, long fullOut
         sb.append(String.format(Locale.ROOT, "%s: %d bytes in %.2f s, %.1f MiB/s%n", phase.verb, bytes, secs,
                 bytes / secs / (1 << 20)));
         if (phase == Phase.VERIFY) {
+            sb.append("verify: method ").append(method == VerifyMethod.VERIFY_CMD
+                    ? "verify-cmd (VERIFY(16) BYTCHK=1 on the destination)" : "compare").append('\n');
             sb.append(mismatches == 0 ? "verify: no differences\n"
-                    : String.format(Locale.ROOT, "verify: %d chunks differ, first difference at byte %d%n",
-                    mismatches, firstMismatch));
+                    : String.format(Locale.ROOT, "verify: %d chunks differ, first difference at byte %d (LBA %d)%n",
+                    mismatches, firstMismatch, firstMismatchLba()));
         }
         if (error != null) {
             sb.append(phase.verb).append(": stopped by an I/O error: ").append(error).append('\n');
@@ -49,9 +56,13 @@ public record PhaseResult(Phase phase, long fullIn, long partialIn, long fullOut
         m.put("bytes", bytes);
         m.put("contiguous_bytes", contiguousBytes);
         m.put("elapsed_ns", elapsedNanos);
+        if (method != null) {
+            m.put("method", method.label);
+        }
         m.put("mismatches", mismatches);
         if (mismatches > 0) {
             m.put("first_mismatch", firstMismatch);
+            m.put("first_mismatch_lba", firstMismatchLba());
         }
         m.put("error", error);
         m.put("interrupted", interrupted);

@@ -12,13 +12,26 @@ package io.hostwide.scsi.mid;
  * @param lbpu                  VPD B2h LBPU: UNMAP deallocates
  * @param lbpws                 VPD B2h LBPWS: WRITE SAME(16) with UNMAP deallocates
  * @param rotationRate          VPD B1h MEDIUM ROTATION RATE (1 = non-rotating, 0 = not reported)
- * @param writeCache            caching mode page WCE (assumed on when unknown, so flushes are sent)
+ * @param writeCache            caching mode page WCE (assumed on when unknown, so flushes are sent; the kernel
+ *                              assumes write-through instead, which is the less safe guess)
+ * @param dpoFua                MODE SENSE device-specific parameter DPOFUA: WRITE honours FUA (off when unknown)
  */
 public record DeviceInfo(int peripheralType, String vendor, String product, String revision, boolean removable,
                          int logicalBlockSize, long capacityBlocks, boolean thinProvisioned,
                          long maxTransferBlocks, long optimalTransferBlocks, long maxUnmapBlocks,
                          long maxUnmapDescriptors, long unmapGranularity, long maxWriteSameBlocks,
-                         boolean lbpu, boolean lbpws, int rotationRate, boolean writeCache) {
+                         boolean lbpu, boolean lbpws, int rotationRate, boolean writeCache, boolean dpoFua) {
+
+    /** Without the DPOFUA bit (a device whose mode parameters were not read). */
+    public DeviceInfo(int peripheralType, String vendor, String product, String revision, boolean removable,
+                      int logicalBlockSize, long capacityBlocks, boolean thinProvisioned,
+                      long maxTransferBlocks, long optimalTransferBlocks, long maxUnmapBlocks,
+                      long maxUnmapDescriptors, long unmapGranularity, long maxWriteSameBlocks,
+                      boolean lbpu, boolean lbpws, int rotationRate, boolean writeCache) {
+        this(peripheralType, vendor, product, revision, removable, logicalBlockSize, capacityBlocks, thinProvisioned,
+                maxTransferBlocks, optimalTransferBlocks, maxUnmapBlocks, maxUnmapDescriptors, unmapGranularity,
+                maxWriteSameBlocks, lbpu, lbpws, rotationRate, writeCache, false);
+    }
 
     public long capacityBytes() {
         return capacityBlocks * logicalBlockSize;

@@ -18,6 +18,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * handler escalates LUN reset → target reset → host reset, each followed by TEST UNIT READY, stopping when no
  * failed command is left; devices still failing are taken offline. Recovered commands are retried if allowed,
  * others finish with DID_TIME_OUT; then all queues re-run. Both steps run as kblockd work, so tests step them.
+ *
+ * <p>{@code eh_deadline} ({@link ScsiHostTemplate#ehDeadlineMillis}): recovery is timed from the first timeout;
+ * once that long has passed, a pending abort is not sent ("eh timeout, not aborting") and the handler skips the
+ * LUN and target resets it has not yet tried and goes straight to the host reset. After a successful host reset
+ * every LUN of the host settles ({@link ScsiHostTemplate#resetSettleMillis}, {@code HOST_RESET_SETTLE_TIME}) before
+ * it takes a new command, recovered retries included.
  */
 public final class ErrorHandler {
     private static final int TUR_TRIES = 3;
@@ -30,6 +36,10 @@ public final class ErrorHandler {
     private final List<ScsiCmnd> ehQueue = new ArrayList<>();
     /** {@code host_failed}; guarded by this. */
     private int hostFailed;
+    /** {@code shost->last_reset}: kblockd time recovery started (first timeout), 0 when not recovering. */
+    private volatile long lastReset;
+    /** Recoveries that hit {@code eh_deadline} and went straight to a host reset. */
+    final AtomicLong deadlineEscalations = new AtomicLong();
     final AtomicLong aborts = new AtomicLong();
     final AtomicLong lunResets = new AtomicLong();
     final AtomicLong targetResets = new AtomicLong();
@@ -54,8 +64,29 @@ public final class ErrorHandler {
 
     public synchronized int hostFailed() { return hostFailed; }
 
+    public long deadlineEscalations() { return deadlineEscalations.get(); }
+
+    /** {@code scsi_host_eh_past_deadline}: eh_deadline is on and recovery has run at least that long. */
+    boolean pastDeadline() {
+        long d = host.template.ehDeadlineMillis;
+        long start = lastReset;
+        return d >= 0 && start != 0 && host.kblockd.nanoTime() - start >= d * 1_000_000L;
+    }
+
+    /** Marks the start of recovery for eh_deadline, once ({@code if (!shost->last_reset) last_reset = jiffies}). */
+    private void markRecoveryStart() {
+        if (host.template.ehDeadlineMillis >= 0 && lastReset == 0) {
+            synchronized (this) {
+                if (lastReset == 0) {
+                    lastReset = Math.max(1, host.kblockd.nanoTime());   // 0 means unset
+                }
+            }
+        }
+    }
+
     /** {@code scsi_abort_command}: the first timeout of a command schedules an abort; a second escalates. */
     void scheduleAbort(ScsiCmnd cmd) {
+        markRecoveryStart();
         if (cmd.abortAttempted || host.state == HostState.RECOVERY) {
             add(cmd);
             return;
@@ -68,8 +99,8 @@ public final class ErrorHandler {
     private void abortRun() {
         for (ScsiCmnd next = abortQueue.poll(); next != null; next = abortQueue.poll()) {
             ScsiCmnd cmd = next;
-            if (host.state == HostState.RECOVERY) {
-                add(cmd);
+            if (host.state == HostState.RECOVERY || pastDeadline()) {
+                add(cmd);   // past eh_deadline: "eh timeout, not aborting"
                 continue;
             }
             aborts.incrementAndGet();
@@ -81,8 +112,10 @@ public final class ErrorHandler {
             cmd.abortAttempted = true;
             if (host.retryAllowed(cmd) && cmd.device.state == DeviceState.RUNNING) {
                 cmd.retries++;
+                cmd.device.retriesAfterEh.incrementAndGet();
                 host.queueInsert(cmd, LowLevelDriver.DEVICE_BUSY);
             } else {
+                cmd.device.retriesExhausted.incrementAndGet();
                 host.finishTimedOut(cmd);
             }
         }
@@ -90,6 +123,8 @@ public final class ErrorHandler {
 
     /** {@code scsi_eh_scmd_add}: host to RECOVERY, command queued, wake the handler when all in flight failed. */
     void add(ScsiCmnd cmd) {
+        markRecoveryStart();
+        cmd.device.failedToEh.incrementAndGet();
         synchronized (this) {
             host.state = HostState.RECOVERY;
             ehQueue.add(cmd);
@@ -121,8 +156,10 @@ public final class ErrorHandler {
         }
         ehRuns.incrementAndGet();
         List<ScsiCmnd> recovered = new ArrayList<>();
-        lunResets(work, recovered);
-        targetResets(work, recovered);
+        // eh_deadline: once past it, the finer resets are skipped and the host reset follows at once.
+        if (pastDeadline() || !lunResets(work, recovered) || !targetResets(work, recovered)) {
+            deadlineEscalations.incrementAndGet();
+        }
         hostReset(work, recovered);
         for (ScsiDevice d : devicesOf(work)) {
             d.state = DeviceState.OFFLINE;   // scsi_eh_offline_sdevs
@@ -132,26 +169,36 @@ public final class ErrorHandler {
         restartOperations(recovered.size());
     }
 
-    private void lunResets(List<ScsiCmnd> work, List<ScsiCmnd> recovered) {
+    /** LUN resets of the failing LUNs; false when eh_deadline passed before they were all tried. */
+    private boolean lunResets(List<ScsiCmnd> work, List<ScsiCmnd> recovered) {
         for (ScsiDevice d : devicesOf(work)) {
+            if (pastDeadline()) {
+                return false;
+            }
             lunResets.incrementAndGet();
             if (callSafely(() -> host.lld.ehDeviceReset(d)) == EhResult.SUCCESS && testUnitReady(d)) {
                 moveOf(work, recovered, d, null);
             }
         }
+        return true;
     }
 
-    private void targetResets(List<ScsiCmnd> work, List<ScsiCmnd> recovered) {
+    /** Target resets of the targets still failing; false when eh_deadline passed before they were all tried. */
+    private boolean targetResets(List<ScsiCmnd> work, List<ScsiCmnd> recovered) {
         Set<ScsiTarget> targets = new LinkedHashSet<>();
         for (ScsiCmnd c : work) {
             targets.add(c.device.target);
         }
         for (ScsiTarget t : targets) {
+            if (pastDeadline()) {
+                return false;
+            }
             targetResets.incrementAndGet();
             if (callSafely(() -> host.lld.ehTargetReset(t)) == EhResult.SUCCESS && allReady(t.devices)) {
                 moveOf(work, recovered, null, t);
             }
         }
+        return true;
     }
 
     private void hostReset(List<ScsiCmnd> work, List<ScsiCmnd> recovered) {
@@ -160,6 +207,12 @@ public final class ErrorHandler {
         }
         hostResets.incrementAndGet();
         if (callSafely(() -> host.lld.ehHostReset(host)) == EhResult.SUCCESS) {
+            // HOST_RESET_SETTLE_TIME: every LUN of the host takes no new command for the settle time (the
+            // kernel's handler sleeps it; here the LUNs refuse budget, so the retries below wait for it too).
+            long settle = host.template.effectiveSettleMillis();
+            for (ScsiDevice d : host.devices()) {
+                d.settle(settle);
+            }
             for (ScsiDevice d : devicesOf(work)) {
                 if (testUnitReady(d)) {
                     moveOf(work, recovered, d, null);
@@ -216,9 +269,11 @@ public final class ErrorHandler {
             c.abortAttempted = true;
             if (c.device.state == DeviceState.RUNNING && host.retryAllowed(c)) {
                 c.retries++;
+                c.device.retriesAfterEh.incrementAndGet();
                 host.deviceUnbusy(c);
                 c.rq.requeue(false);
             } else {
+                c.device.retriesExhausted.incrementAndGet();
                 host.finishTimedOut(c);
             }
         }
@@ -232,6 +287,7 @@ public final class ErrorHandler {
             more = !ehQueue.isEmpty();
             if (!more) {
                 host.state = HostState.RUNNING;
+                lastReset = 0;
             }
         }
         if (more) {

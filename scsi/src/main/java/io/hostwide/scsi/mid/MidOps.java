@@ -36,6 +36,12 @@ final class MidOps implements BlkMqOps {
         return true;
     }
 
+    /** Passthrough requests go to the LUN's upper driver, which knows their command description (sd: SgIo). */
+    @Override
+    public boolean supportsPassthrough() {
+        return true;
+    }
+
     @Override
     public boolean budgetRestartsByDriver() {
         return true;

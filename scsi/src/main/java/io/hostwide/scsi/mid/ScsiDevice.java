@@ -50,6 +50,16 @@ public final class ScsiDevice {
     final AtomicLong iotmoCnt = new AtomicLong();
     /** Completions that won the {@code restarts} CAS and re-ran every hardware queue. */
     final AtomicLong restartRuns = new AtomicLong();
+    /** Re-issues by disposition: NEEDS_RETRY, ADD_TO_MLQUEUE, and after error handling (abort or reset). */
+    final AtomicLong retriesNeedsRetry = new AtomicLong();
+    final AtomicLong retriesAddToMlqueue = new AtomicLong();
+    final AtomicLong retriesAfterEh = new AtomicLong();
+    /** FAILED dispositions and timeouts handed to error handling. */
+    final AtomicLong failedToEh = new AtomicLong();
+    /** Commands finished because their retries (or the runtime cap) ran out. */
+    final AtomicLong retriesExhausted = new AtomicLong();
+    /** No new command before this kblockd time (settle after a host reset); 0 when not settling. */
+    final AtomicLong settleUntilNanos = new AtomicLong();
     /** {@code starved_entry} membership; guarded by the host's starved list. */
     boolean onStarved;
     io.hostwide.blk.exec.DelayedWork requeueWork;
@@ -171,6 +181,10 @@ public final class ScsiDevice {
     // ---- budget (scsi_mq_get_budget / scsi_mq_put_budget, digest §4.3) ----
 
     int getBudget(Hctx h) {
+        long settle = settleUntilNanos.get();
+        if (settle != 0 && settling(settle)) {
+            return -1;
+        }
         int token = devQueueReady(h);
         if (token >= 0) {
             return token;
@@ -197,6 +211,40 @@ public final class ScsiDevice {
             q.delayRunHwQueues(ScsiHost.QUEUE_DELAY_MS);   // blocked and idle: the countdown needs attempts
         }
         return -1;
+    }
+
+    /** True (and a queue run booked for the end) while the LUN settles after a reset; clears the mark after. */
+    private boolean settling(long until) {
+        long left = until - host.kblockd.nanoTime();
+        if (left > 0) {
+            q.delayRunHwQueues(Math.max(1, (left + 999_999) / 1_000_000));
+            return true;
+        }
+        settleUntilNanos.compareAndSet(until, 0);   // a newer mark set meanwhile stays
+        return false;
+    }
+
+    /** Starts a settle period of {@code millis} (error handling, after a host reset). */
+    void settle(long millis) {
+        if (millis > 0) {
+            settleUntilNanos.set(host.kblockd.nanoTime() + millis * 1_000_000L);
+        }
+    }
+
+    public long retriesNeedsRetry() { return retriesNeedsRetry.get(); }
+
+    public long retriesAddToMlqueue() { return retriesAddToMlqueue.get(); }
+
+    public long retriesAfterEh() { return retriesAfterEh.get(); }
+
+    public long failedToEh() { return failedToEh.get(); }
+
+    public long retriesExhausted() { return retriesExhausted.get(); }
+
+    /** True while new commands wait for the settle time after a reset. */
+    public boolean isSettling() {
+        long s = settleUntilNanos.get();
+        return s != 0 && s - host.kblockd.nanoTime() > 0;
     }
 
     /** {@code scsi_dev_queue_ready}: a budget token, honouring the idle countdown of {@code device_blocked}. */

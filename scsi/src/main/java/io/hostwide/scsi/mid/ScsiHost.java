@@ -233,15 +233,19 @@ public final class ScsiHost implements AutoCloseable {
             case NEEDS_RETRY -> {
                 if (retryAllowed(cmd)) {
                     cmd.retries++;
+                    cmd.device.retriesNeedsRetry.incrementAndGet();
                     queueInsert(cmd, LowLevelDriver.DEVICE_BUSY);
                 } else {
+                    cmd.device.retriesExhausted.incrementAndGet();
                     finishCommand(cmd);
                 }
             }
             case ADD_TO_MLQUEUE -> {
                 if (withinRuntime(cmd)) {
+                    cmd.device.retriesAddToMlqueue.incrementAndGet();
                     queueInsert(cmd, LowLevelDriver.DEVICE_BUSY);
                 } else {
+                    cmd.device.retriesExhausted.incrementAndGet();
                     finishCommand(cmd);
                 }
             }

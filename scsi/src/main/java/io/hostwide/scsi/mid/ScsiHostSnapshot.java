@@ -10,6 +10,7 @@ public record ScsiHostSnapshot(int hostNo, String procName, String state, int ca
                                int nrHwQueues, boolean hostTagset, int sgTablesize, int maxSectors, int hostBusy,
                                int hostBlocked, int hostFailed, String restartPolicy, long ehAborts,
                                long ehLunResets, long ehTargetResets, long ehHostResets, long hostBusyRefusals,
+                               long ehDeadlineMillis, long ehDeadlineEscalations, long resetSettleMillis,
                                List<ScsiDeviceSnapshot> devices) {
 
     static ScsiHostSnapshot of(ScsiHost h) {
@@ -19,6 +20,7 @@ public record ScsiHostSnapshot(int hostNo, String procName, String state, int ca
         return new ScsiHostSnapshot(h.hostNo, h.lld.name(), h.state.name().toLowerCase(java.util.Locale.ROOT),
                 h.canQueue(), t.initialDepth(), h.nrHwQueues(), h.hostTagset(), t.sgTablesize, t.maxSectors,
                 h.hostBusy(), h.hostBlocked(), eh.hostFailed(), t.restartPolicy.name().toLowerCase(java.util.Locale.ROOT),
-                eh.aborts(), eh.lunResets(), eh.targetResets(), eh.hostResets(), h.hostBusyRefusals.get(), devs);
+                eh.aborts(), eh.lunResets(), eh.targetResets(), eh.hostResets(), h.hostBusyRefusals.get(),
+                t.ehDeadlineMillis, eh.deadlineEscalations(), t.effectiveSettleMillis(), devs);
     }
 }

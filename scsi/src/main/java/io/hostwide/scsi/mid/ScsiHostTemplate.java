@@ -31,6 +31,9 @@ public final class ScsiHostTemplate {
     long queueRampUpPeriodMillis = 120_000;
     long abortDelayMillis = 10;
     int allowedRetries = 5;
+    long ehDeadlineMillis = -1;
+    long resetSettleMillis = 10_000;
+    boolean skipSettleDelay;
     int nrCtx;
 
     public ScsiHostTemplate name(String v) { this.name = v; return this; }
@@ -83,6 +86,23 @@ public final class ScsiHostTemplate {
     /** {@code cmd->allowed} for block I/O (sd uses 5). */
     public ScsiHostTemplate allowedRetries(int v) { this.allowedRetries = v; return this; }
 
+    /**
+     * {@code eh_deadline}: once recovery has run this long (from the first timeout), error handling skips the
+     * abort and the LUN/target resets and goes straight to a host reset; -1 (the default) turns it off, 0 means
+     * "at once".
+     */
+    public ScsiHostTemplate ehDeadlineMillis(long v) { this.ehDeadlineMillis = v; return this; }
+
+    /**
+     * How long a LUN takes no new command after a host reset ({@code HOST_RESET_SETTLE_TIME}, 10 s): the kernel's
+     * error handler sleeps this long; here each LUN refuses budget until then, so recovered commands are retried
+     * after it too.
+     */
+    public ScsiHostTemplate resetSettleMillis(long v) { this.resetSettleMillis = v; return this; }
+
+    /** {@code skip_settle_delay}: no settle time after a host reset (scsi_debug sets it). */
+    public ScsiHostTemplate skipSettleDelay(boolean v) { this.skipSettleDelay = v; return this; }
+
     /** Software queues per request queue (0: the block layer's default). */
     public ScsiHostTemplate nrCtx(int v) { this.nrCtx = v; return this; }
 
@@ -103,6 +123,11 @@ public final class ScsiHostTemplate {
     public int maxSectors() { return maxSectors; }
 
     public int sgTablesize() { return sgTablesize; }
+
+    public long ehDeadlineMillis() { return ehDeadlineMillis; }
+
+    /** The settle time a host reset imposes: 0 with {@code skip_settle_delay}. */
+    public long effectiveSettleMillis() { return skipSettleDelay ? 0 : resetSettleMillis; }
 
     public int maxSegmentSize() { return maxSegmentSize; }
 
@@ -140,6 +165,12 @@ public final class ScsiHostTemplate {
         }
         if (abortDelayMillis < 0 || allowedRetries < 0) {
             throw new IllegalArgumentException("abort delay and allowed retries must be >= 0");
+        }
+        if (ehDeadlineMillis < -1) {
+            throw new IllegalArgumentException("eh_deadline must be -1 (off) or >= 0 ms, got " + ehDeadlineMillis);
+        }
+        if (resetSettleMillis < 0) {
+            throw new IllegalArgumentException("reset settle time must be >= 0 ms, got " + resetSettleMillis);
         }
         if (restartPolicy == null) {
             throw new IllegalArgumentException("restart_policy must be set");

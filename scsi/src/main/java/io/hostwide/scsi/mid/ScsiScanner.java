@@ -2,6 +2,7 @@ package io.hostwide.scsi.mid;
 
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.LunAddress;
+import io.hostwide.scsi.spec.ModePage;
 import io.hostwide.scsi.spec.PeripheralDeviceType;
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.SenseKey;
@@ -119,6 +120,7 @@ public final class ScsiScanner {
         byte[] bdc = pages.contains(VpdPage.BLOCK_DEVICE_CHARACTERISTICS) ? vpd(sdev, VpdPage.BLOCK_DEVICE_CHARACTERISTICS, 64) : null;
         byte[] lbp = pages.contains(VpdPage.LOGICAL_BLOCK_PROVISIONING) ? vpd(sdev, VpdPage.LOGICAL_BLOCK_PROVISIONING, 8) : null;
         int rotation = bdc == null ? 0 : BigEndian.u16(bdc, 4);
+        int[] cache = cacheType(sdev);
         int flags = lbp == null ? 0 : lbp[VpdPage.LogicalBlockProvisioning.FLAGS] & 0xFF;
         return new DeviceInfo(type, vendor, product, revision, removable, lbs, cap[0], thin,
                 bl == null ? 0 : BigEndian.u32(bl, VpdPage.BlockLimits.MAXIMUM_TRANSFER_LENGTH),
@@ -129,7 +131,49 @@ public final class ScsiScanner {
                 bl == null ? 0 : BigEndian.s64(bl, VpdPage.BlockLimits.MAXIMUM_WRITE_SAME_LENGTH),
                 thin && (flags & VpdPage.LogicalBlockProvisioning.LBPU) != 0,
                 thin && (flags & VpdPage.LogicalBlockProvisioning.LBPWS) != 0,
-                rotation, true);
+                rotation, cache[0] != 0, cache[1] != 0);
+    }
+
+    /**
+     * {@code sd_read_cache_type}: MODE SENSE(10) of the caching page (DBD, current values), MODE SENSE(6) when
+     * (10) is refused; {WCE, DPOFUA}. WCE is taken as on when neither answers (flushes are then sent, harmlessly),
+     * DPOFUA as off (FUA then becomes a flush after the write).
+     */
+    private int[] cacheType(ScsiDevice sdev) {
+        int len = 8 + ModePage.CACHING_LENGTH;
+        byte[] c10 = new byte[10];
+        c10[0] = (byte) ScsiOpcode.MODE_SENSE_10;
+        c10[1] = 0x08;   // DBD
+        c10[2] = (byte) ModePage.CACHING;
+        BigEndian.put16(c10, 7, len);
+        ByteBuffer b = ByteBuffer.allocate(len);
+        ExecResult r = run(sdev, c10, ScsiCmnd.DIR_FROM_DEVICE, len, b);
+        int header = ModePage.HEADER10_LENGTH;
+        if (!r.good()) {
+            len = 4 + ModePage.CACHING_LENGTH;
+            byte[] c6 = new byte[6];
+            c6[0] = (byte) ScsiOpcode.MODE_SENSE_6;
+            c6[1] = 0x08;
+            c6[2] = (byte) ModePage.CACHING;
+            c6[4] = (byte) len;
+            b = ByteBuffer.allocate(len);
+            r = run(sdev, c6, ScsiCmnd.DIR_FROM_DEVICE, len, b);
+            header = ModePage.HEADER6_LENGTH;
+            if (!r.good()) {
+                return new int[] {1, 0};
+            }
+        }
+        byte[] d = b.array();
+        int got = len - r.resid();
+        boolean ten = header == ModePage.HEADER10_LENGTH;
+        int deviceSpecific = d[ten ? 3 : 2] & 0xFF;
+        int bdLen = ten ? BigEndian.u16(d, 6) : d[3] & 0xFF;
+        int p = header + bdLen;
+        int dpoFua = (deviceSpecific & ModePage.DEVICE_SPECIFIC_DPOFUA) != 0 ? 1 : 0;
+        if (p + ModePage.CACHING_FLAGS >= got || (d[p] & ModePage.PAGE_CODE_MASK) != ModePage.CACHING) {
+            return new int[] {1, dpoFua};   // no caching page in the answer: keep flushing
+        }
+        return new int[] {(d[p + ModePage.CACHING_FLAGS] & ModePage.CACHING_WCE) != 0 ? 1 : 0, dpoFua};
     }
 
     /** {blocks, block length, LBPME}: READ CAPACITY(16) (SBC-4 §5.20), or (10) when 16 is refused. */

@@ -1,6 +1,7 @@
 package io.hostwide.scsi.sd;
 
 import io.hostwide.blk.BlkStatus;
+import io.hostwide.blk.ReqOp;
 import io.hostwide.blk.Request;
 import io.hostwide.blk.RequestQueue;
 import io.hostwide.blk.api.BlockDevice;
@@ -17,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One SCSI disk ({@code struct scsi_disk}): the {@link BlockDevice} of a scanned direct-access LUN and its upper
- * driver. READ/WRITE use the 10-byte CDBs unless the LBA or length needs 16 (or {@code force16}); FLUSH sends
+ * driver. READ/WRITE use the 10-byte CDBs unless the LBA or length needs 16 (or {@code force16}), with the FUA bit
+ * when the request carries FUA (the block layer keeps it only when the device reports DPOFUA); FLUSH sends
  * SYNCHRONIZE CACHE; DISCARD sends UNMAP when the LUN reports LBPU, else WRITE SAME(16) with UNMAP when it reports
  * LBPWS, else NOTSUPP (the kernel's {@code provisioning_mode} choice). The queue limits come from the device and
  * the host ({@link QueueLimits}), so the block layer splits anything larger before it reaches the disk.
@@ -57,6 +59,8 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
         this.use16 = force16 || info.capacityBlocks() > 0xFFFF_FFFFL;
         this.fuaWrites = fuaWrites;
         this.maxTransferBytes = QueueLimits.apply(sdev.queue(), sdev.host().template(), info, discardMode);
+        // sd: blk_queue_write_cache(q, WCE, DPOFUA): the flush machinery above us follows these two bits.
+        sdev.queue().setWriteCache(info.writeCache(), info.dpoFua());
         sdev.rotational(!info.nonRotational());
         sdev.attach(this);
     }
@@ -123,18 +127,31 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
                 yield BlkStatus.OK;
             }
             case DISCARD -> discard(cmd, rq);
+            case DRV_IN, DRV_OUT -> passthrough(cmd, rq);
         };
+    }
+
+    /** {@code scsi_setup_scsi_cmnd}: the submitter's CDB as is, with the request's data window. */
+    private BlkStatus passthrough(ScsiCmnd cmd, Request rq) {
+        if (!(rq.passthrough() instanceof SgIo sg)) {
+            return BlkStatus.IOERR;
+        }
+        ByteBuffer buf = rq.buffer();
+        int dir = rq.length() == 0 ? ScsiCmnd.DIR_NONE
+                : rq.op() == ReqOp.DRV_IN ? ScsiCmnd.DIR_FROM_DEVICE : ScsiCmnd.DIR_TO_DEVICE;
+        sdev.prepare(cmd, sg.cdbBytes(), sg.cdbLength(), dir, buf, buf == null ? 0 : buf.position(), rq.length());
+        return BlkStatus.OK;
     }
 
     private BlkStatus readWrite(ScsiCmnd cmd, Request rq) {
         if (rq.length() > maxTransferBytes) {
             return BlkStatus.IOERR;
         }
-        boolean write = rq.op() == io.hostwide.blk.ReqOp.WRITE;
+        boolean write = rq.op() == ReqOp.WRITE;
         long lba = rq.offset() / lbs;
         int blocks = rq.length() / lbs;
         byte[] c = cdbOf(cmd);
-        int n = SdCdb.readWrite(c, write, lba, blocks, write && fuaWrites, use16);
+        int n = SdCdb.readWrite(c, write, lba, blocks, write && (fuaWrites || rq.isFua()), use16);
         ByteBuffer buf;
         if (rq.nrSegments() == 1) {
             buf = rq.buffer();
@@ -208,10 +225,15 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
 
     @Override
     public BlkStatus done(ScsiCmnd cmd) {
+        Request prq = cmd.request();
+        if (prq != null && prq.passthrough() instanceof SgIo sg) {
+            sg.complete(cmd.hostByte(), cmd.status(), cmd.sense(), cmd.senseLength(), cmd.resid());
+            return hostStatus(cmd.hostByte());
+        }
         int result = cmd.result();
         if (result == 0) {
             Request rq = cmd.request();
-            if (rq != null && rq.nrSegments() > 1 && rq.op() == io.hostwide.blk.ReqOp.READ && cmd.resid() == 0) {
+            if (rq != null && rq.nrSegments() > 1 && rq.op() == ReqOp.READ && cmd.resid() == 0) {
                 scatter(cmd.bounce(rq.length()), rq);
             }
             return cmd.resid() == 0 ? BlkStatus.OK : BlkStatus.IOERR;
@@ -228,6 +250,16 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
             return BlkStatus.NOTSUPP;   // INVALID COMMAND OPERATION CODE
         }
         return BlkStatus.IOERR;
+    }
+
+    /** A passthrough's block status: OK whenever the device answered (its SCSI status is in the SgIo). */
+    private static BlkStatus hostStatus(int hostByte) {
+        return switch (hostByte) {
+            case HostByte.DID_OK -> BlkStatus.OK;
+            case HostByte.DID_TIME_OUT -> BlkStatus.TIMEOUT;
+            case HostByte.DID_NO_CONNECT, HostByte.DID_BAD_TARGET -> BlkStatus.OFFLINE;
+            default -> BlkStatus.IOERR;
+        };
     }
 
     @Override

@@ -64,6 +64,23 @@ public final class SdCdb {
         BigEndian.put32(p, UNMAP_HEADER + 8, blocks & 0xFFFF_FFFFL);
     }
 
+    /** BYTCHK 01b of VERIFY (SBC-4 §5.34): compare the medium with the Data-Out blocks. */
+    public static final int BYTCHK_COMPARE = 1;
+
+    /**
+     * VERIFY(16) of {@code lba .. +blocks} with BYTCHK {@code bytchk} in byte 1 bits 2..1 (SBC-4 §5.34); with
+     * {@link #BYTCHK_COMPARE} the Data-Out is {@code blocks} blocks and a difference ends in MISCOMPARE with the
+     * offset of the first differing byte in INFORMATION.
+     */
+    public static int verify16(byte[] cdb, long lba, int blocks, int bytchk) {
+        java.util.Arrays.fill(cdb, 0, 16, (byte) 0);
+        cdb[0] = (byte) ScsiOpcode.VERIFY_16;
+        cdb[1] = (byte) ((bytchk & 0x03) << 1);
+        BigEndian.put64(cdb, 2, lba);
+        BigEndian.put32(cdb, 10, blocks & 0xFFFF_FFFFL);
+        return 16;
+    }
+
     /** WRITE SAME(16) with UNMAP over {@code lba .. +blocks}; one block of Data-Out (zeros). */
     public static int writeSameUnmap(byte[] cdb, long lba, int blocks) {
         java.util.Arrays.fill(cdb, 0, 16, (byte) 0);

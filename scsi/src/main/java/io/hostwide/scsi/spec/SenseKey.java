@@ -19,4 +19,13 @@ public final class SenseKey {
     public static final int VOLUME_OVERFLOW = 0xD;
     public static final int MISCOMPARE = 0xE;
     public static final int COMPLETED = 0xF;
+
+    private static final String[] NAMES = {"NO SENSE", "RECOVERED ERROR", "NOT READY", "MEDIUM ERROR",
+        "HARDWARE ERROR", "ILLEGAL REQUEST", "UNIT ATTENTION", "DATA PROTECT", "BLANK CHECK", "VENDOR SPECIFIC",
+        "COPY ABORTED", "ABORTED COMMAND", "RESERVED", "VOLUME OVERFLOW", "MISCOMPARE", "COMPLETED"};
+
+    /** The spec's name of a sense key ({@code "ILLEGAL REQUEST"}), or its number for an out-of-range value. */
+    public static String name(int key) {
+        return key >= 0 && key < NAMES.length ? NAMES[key] : "0x" + Integer.toHexString(key);
+    }
 }

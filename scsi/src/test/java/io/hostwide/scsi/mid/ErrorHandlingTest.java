@@ -57,6 +57,11 @@ class ErrorHandlingTest {
             assertThat(d.state()).isEqualTo(DeviceState.RUNNING);
             assertThat(lost.retries()).isEqualTo(1);
             assertThat(slow.retries()).isEqualTo(1);
+            // HOST_RESET_SETTLE_TIME: the retries wait for the LUN to settle (10 s after the reset).
+            assertThat(d.isSettling()).isTrue();
+            assertThat(h.lld.issuedCount()).isZero();
+            h.advanceMillis(10_000);
+            assertThat(d.isSettling()).isFalse();
             for (ScsiCmnd c = h.lld.take(); c != null; c = h.lld.take()) {
                 h.lld.completeGood(c);
             }

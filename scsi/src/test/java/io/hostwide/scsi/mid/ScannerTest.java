@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Scanning against a scripted target: REPORT LUNS lists LUNs 0 and 3; READ CAPACITY(16) is refused so (10) is
- * used; the first READ CAPACITY meets a power-on unit attention; VPD B0h limits are picked up.
+ * used; the first READ CAPACITY meets a power-on unit attention; VPD B0h limits are picked up; MODE SENSE(10) is
+ * refused so the caching page comes from MODE SENSE(6).
  */
 class ScannerTest {
 
@@ -63,6 +64,17 @@ class ScannerTest {
                     byte[] d = new byte[8];
                     BigEndian.put32(d, 0, lun == 0 ? 0x1FFF : 0x7FFF);
                     BigEndian.put32(d, 4, 512);
+                    respond(cmd, d);
+                }
+                case ScsiOpcode.MODE_SENSE_6 -> {
+                    // MODE SENSE(10) is refused (default below); (6): header, no block descriptor, caching page.
+                    // LUN 0: WCE off, DPOFUA on; LUN 3: WCE on, no DPOFUA.
+                    byte[] d = new byte[4 + 20];
+                    d[0] = (byte) (d.length - 1);
+                    d[2] = (byte) (lun == 0 ? 0x10 : 0);
+                    d[4] = 0x08;
+                    d[5] = 18;
+                    d[6] = (byte) (lun == 0 ? 0 : 0x04);
                     respond(cmd, d);
                 }
                 default -> sense(cmd, SenseKey.ILLEGAL_REQUEST, 0x2000);
@@ -125,6 +137,11 @@ class ScannerTest {
         assertThat(lun0.optimalTransferBlocks()).isEqualTo(16);
         assertThat(lun0.thinProvisioned()).isFalse();
         assertThat(found.get(1).info().capacityBlocks()).isEqualTo(0x8000);
+        // Caching page through MODE SENSE(6) after (10) was refused: WCE and DPOFUA per LUN.
+        assertThat(lun0.writeCache()).isFalse();
+        assertThat(lun0.dpoFua()).isTrue();
+        assertThat(found.get(1).info().writeCache()).isTrue();
+        assertThat(found.get(1).info().dpoFua()).isFalse();
         assertThat(lld.rc16.get()).as("READ CAPACITY(16) tried first for each LUN").isEqualTo(2);
         assertThat(lld.rc10.get()).as("(10) per LUN, plus the retry after the unit attention").isEqualTo(3);
         assertThat(host.devices()).hasSize(2);

@@ -13,6 +13,7 @@ import io.hostwide.scsi.mid.ScsiTarget;
 import io.hostwide.scsi.sd.DiscardMode;
 import io.hostwide.scsi.sd.ScsiDisk;
 import io.hostwide.scsi.spec.FixedSense;
+import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.target.CoreConfig;
 import io.hostwide.target.Session;
@@ -39,11 +40,15 @@ final class SdRig implements AutoCloseable {
     final ScsiDisk disk;
 
     SdRig(DeviceAttributes attrs, long sizeBytes, int blockSize) {
-        this(attrs, sizeBytes, blockSize, new ScsiHostTemplate().canQueue(64).cmdPerLun(64).maxId(1).maxLun(1)
-                .maxSectors(65535));
+        this(attrs, sizeBytes, blockSize, template(), false);
     }
 
-    SdRig(DeviceAttributes attrs, long sizeBytes, int blockSize, ScsiHostTemplate tpl) {
+    static ScsiHostTemplate template() {
+        return new ScsiHostTemplate().canQueue(64).cmdPerLun(64).maxId(1).maxLun(1).maxSectors(65535);
+    }
+
+    /** @param hideDpoFua clear DPOFUA in MODE SENSE answers during the scan, as a device without FUA reports */
+    SdRig(DeviceAttributes attrs, long sizeBytes, int blockSize, ScsiHostTemplate tpl, boolean hideDpoFua) {
         Session[] sessions = new Session[1];
         LoopLld loop = new LoopLld("sdrig", sessions, 0, 0, 0, new ErrorInjector(0, 0), timer);
         io.hostwide.target.model.ScsiTarget t = core.addTarget("naa.hostwide.sdrig");
@@ -53,6 +58,7 @@ final class SdRig implements AutoCloseable {
         session = core.openSession(port, loop, "naa.hostwide.sdrig.i", "naa.hostwide.sdrig.i,i,0x0");
         sessions[0] = session;
         lld = new Recording(loop);
+        lld.hideDpoFua = hideDpoFua;
         host = new ScsiHost(tpl, lld, Kblockds.shared());
         List<ScsiDevice> found = new ScsiScanner(host).scanHost();
         disk = new ScsiDisk(found.get(0), false, false, DiscardMode.AUTO);
@@ -75,6 +81,7 @@ final class SdRig implements AutoCloseable {
         volatile Predicate<ScsiCmnd> fail = c -> false;
         volatile int failKey;
         volatile int failAsc;
+        volatile boolean hideDpoFua;
 
         Recording(LoopLld loop) {
             this.loop = loop;
@@ -98,7 +105,15 @@ final class SdRig implements AutoCloseable {
                     return OK;
                 }
             }
-            return loop.queueCommand(cmd);
+            int rc = loop.queueCommand(cmd);
+            int op = cmd.opcode();
+            if (hideDpoFua && cmd.isInternal() && (op == ScsiOpcode.MODE_SENSE_10 || op == ScsiOpcode.MODE_SENSE_6)) {
+                // The loop completes inline (no delay): the answer is in the buffer and the scanner reads it after
+                // this returns, so the device-specific parameter can be edited here.
+                int at = cmd.bufferPosition() + (op == ScsiOpcode.MODE_SENSE_10 ? 3 : 2);
+                cmd.buffer().put(at, (byte) (cmd.buffer().get(at) & ~0x10));
+            }
+            return rc;
         }
 
         /** Every CDB block I/O sent so far. */
