@@ -7,6 +7,7 @@ import io.hostwide.target.backstore.Backstore;
 import io.hostwide.target.core.CommandDescriptor;
 import io.hostwide.target.core.CommandTable;
 import io.hostwide.target.core.IoQueue;
+import io.hostwide.target.model.BackgroundOperation;
 import io.hostwide.target.model.Device;
 import io.hostwide.target.model.DeviceAttributes;
 import io.hostwide.target.model.NodeAcl;
@@ -46,6 +47,7 @@ public final class TargetCore implements AutoCloseable {
     private volatile int supportedTaskManagement;
     private final io.hostwide.target.tmf.TaskManagement taskManagement = new io.hostwide.target.tmf.TaskManagement(this);
     private volatile java.nio.file.Path aptplDirectory;
+    private volatile Background background;
 
     public TargetCore() { this(CoreConfig.defaults()); }
 
@@ -74,6 +76,26 @@ public final class TargetCore implements AutoCloseable {
     public java.nio.file.Path aptplDirectory() { return aptplDirectory; }
 
     public CoreConfig config() { return config; }
+
+    /**
+     * Where long operations run (sanitize chunks, ALUA transition delays), never on a fabric's thread. Created on
+     * first use: one daemon thread that ends when idle.
+     */
+    public Background background() {
+        Background b = background;
+        if (b == null) {
+            synchronized (this) {
+                b = background;
+                if (b == null) {
+                    background = b = Background.daemon("hostwide-background");
+                }
+            }
+        }
+        return b;
+    }
+
+    /** Replaces the background executor (tests step one by hand); set before commands use it. */
+    public synchronized void background(Background b) { this.background = b; }
 
     // ======================================== configuration ================================================
 
@@ -311,6 +333,15 @@ public final class TargetCore implements AutoCloseable {
     private void execute(TargetCommand cmd) {
         CommandDescriptor d = cmd.descriptor;
         Device dev = cmd.device;
+        if (dev != null) {
+            BackgroundOperation op = dev.operation(); // volatile read, pairs with Device.startOperation/endOperation
+            if (op != null && !d.has(CommandDescriptor.NO_LUN_OK)) {
+                // SBC-4 §4.11.1: while a sanitize runs, all but INQUIRY, REPORT LUNS and REQUEST SENSE are refused
+                cmd.failWithProgress(op.notReadyReason(), op.progressIndication());
+                complete(cmd);
+                return;
+            }
+        }
         if (dev != null && d.has(CommandDescriptor.MEDIUM_ACCESS)) {
             if (!dev.mediumLoaded()) {
                 cmd.fail(SenseReason.MEDIUM_NOT_PRESENT);
@@ -415,6 +446,10 @@ public final class TargetCore implements AutoCloseable {
     public void close() {
         for (Session s : sessions) {
             s.close();
+        }
+        Background b = background;
+        if (b != null) {
+            b.close(); // before the backstores close: a sanitize in progress stops between two chunks
         }
         IOException first = null;
         for (Device d : devices.values()) {
