@@ -94,6 +94,20 @@ public final class PersistentReservations {
         }
     }
 
+    /**
+     * A power on (TARGET COLD RESET, SAM-5 §6.3.2). SPC-4 §5.14.5 (APTPL): when the last valid PERSISTENT RESERVE
+     * OUT parameter list set APTPL, the registrations and the persistent reservation are kept, as across a power
+     * loss; otherwise they are all lost. The SPC-2 reservation goes either way, and PRgeneration restarts at 0
+     * "regardless of the APTPL bit value" (SPC-4 §6.16.2).
+     */
+    public synchronized void powerOn() {
+        PrState s = state;
+        PrState next = s.aptpl() ? new PrState(0, s.registrations(), s.type(), s.holder(), null, true) : PrState.EMPTY;
+        if (!publish(next)) { // the APTPL file could not be rewritten: keep what it holds, still drop SPC-2
+            releaseSpc2();
+        }
+    }
+
     /** I_T nexus loss or reset: releases an SPC-2 reservation {@code nexus} holds. */
     public synchronized void releaseSpc2(Session nexus) {
         if (state.spc2Holder() == nexus) {
