@@ -126,6 +126,7 @@ public final class TargetCore implements AutoCloseable {
         if (devices.putIfAbsent(name, d) != null) {
             throw new IllegalArgumentException("device exists: " + name);
         }
+        d.services().alua().background(this::background);
         java.nio.file.Path dir = aptplDirectory;
         if (dir != null) {
             d.services().reservations().persistIn(dir);
