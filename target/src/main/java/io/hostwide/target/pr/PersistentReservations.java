@@ -28,14 +28,16 @@ public final class PersistentReservations {
 
     /**
      * Keeps APTPL state in {@code directory} (file {@code aptpl_<unit serial>}, written atomically) and restores
-     * what a previous run persisted there. Call once, before the LU is exported.
+     * what a previous run persisted there, with PRgeneration 0 as after any power on. Call once, before the LU
+     * is exported.
      */
     public synchronized void persistIn(Path directory) {
         this.aptplFile = directory.resolve("aptpl_" + device.unitSerial());
         try {
             PrState restored = AptplStore.read(aptplFile);
-            if (restored != null) {
-                state = restored;
+            if (restored != null) { // a restart is a power on: PRgeneration restarts at 0 (SPC-4 §6.16.2)
+                state = new PrState(0, restored.registrations(), restored.type(), restored.holder(), null,
+                        restored.aptpl());
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot restore APTPL state from " + aptplFile, e);
