@@ -349,6 +349,11 @@ public final class TargetCore implements AutoCloseable {
                 complete(cmd);
                 return;
             }
+            if (dev.sanitizeFailed() && d.opcode() != ScsiOpcode.SANITIZE) { // SBC-4 §4.11.4: failure mode
+                cmd.fail(SenseReason.SANITIZE_COMMAND_FAILED);
+                complete(cmd);
+                return;
+            }
         }
         if (writeProtected(cmd, d)) {
             cmd.fail(SenseReason.WRITE_PROTECTED);

@@ -157,6 +157,67 @@ class SanitizeInProgressTest {
         }
     }
 
+    /** A RAM backstore whose writes fail once {@code failWrites} is set. */
+    static final class FailingRam implements io.hostwide.target.backstore.Backstore {
+        final RamBackstore ram = new RamBackstore((long) BLOCKS * BLOCK, BLOCK);
+        volatile boolean failWrites;
+
+        @Override public int blockSize() { return ram.blockSize(); }
+        @Override public long blockCount() { return ram.blockCount(); }
+        @Override public boolean blocking() { return false; }
+        @Override public void read(long lba, java.nio.ByteBuffer dst) { ram.read(lba, dst); }
+        @Override public void flush() {}
+        @Override public boolean supportsUnmap() { return true; }
+        @Override public boolean unmapReturnsZeros() { return true; }
+        @Override public void unmap(long lba, long blocks) { ram.unmap(lba, blocks); }
+        @Override public long provisioningRun(long lba, long max) { return ram.provisioningRun(lba, max); }
+        @Override public String describe() { return "failing " + ram.describe(); }
+        @Override public void close() { ram.close(); }
+
+        @Override
+        public void write(long lba, java.nio.ByteBuffer src, boolean fua) throws java.io.IOException {
+            if (failWrites) {
+                throw new java.io.IOException("injected write failure");
+            }
+            ram.write(lba, src, fua);
+        }
+    }
+
+    /** SBC-4 §4.11.4: a failed sanitize leaves the LU in failure mode until EXIT FAILURE MODE or a good sanitize. */
+    @Test
+    void aFailedSanitizeLeavesTheLuInFailureMode() throws Exception {
+        FailingRam store = new FailingRam();
+        try (Harness h = new Harness(new DeviceAttributes(), store)) {
+            h.core.background(bg);
+            byte[] list = overwriteList(0x01, 4, 0x22);
+            CompletableFuture<TestFabric.Result> f = start(h, sanitize(0x01, list.length), list);
+            bg.runNext();
+            store.failWrites = true;
+            bg.runNext();
+            TestFabric.Result r = f.get(5, TimeUnit.SECONDS);
+            assertThat(r.senseKey()).isEqualTo(SenseKey.MEDIUM_ERROR);
+            assertThat(r.ascAscq()).isEqualTo(Asc.SANITIZE_COMMAND_FAILED);
+            assertThat(bg.pending()).isZero();
+            TestFabric.Result read = h.in(Harness.read10(0, 1), BLOCK);
+            assertThat(read.senseKey()).isEqualTo(SenseKey.MEDIUM_ERROR);
+            assertThat(read.ascAscq()).isEqualTo(Asc.SANITIZE_COMMAND_FAILED);
+            assertThat(h.in(cdb(0x12, 0, 0, 0, 96, 0), 96).status()).isEqualTo(ScsiStatus.GOOD);
+
+            store.failWrites = false;
+            assertThat(h.none(immed(sanitize(0x1F, 0))).status()).isEqualTo(ScsiStatus.GOOD); // EXIT FAILURE MODE
+            assertThat(h.in(Harness.read10(0, 1), BLOCK).status()).isEqualTo(ScsiStatus.GOOD);
+
+            store.failWrites = true; // fails again; then a sanitize that completes also ends failure mode
+            assertThat(h.out(immed(sanitize(0x01, list.length)), list).status()).isEqualTo(ScsiStatus.GOOD);
+            bg.runAll();
+            assertThat(h.in(Harness.read10(0, 1), BLOCK).ascAscq()).isEqualTo(Asc.SANITIZE_COMMAND_FAILED);
+            store.failWrites = false;
+            assertThat(h.out(immed(sanitize(0x01, list.length)), list).status()).isEqualTo(ScsiStatus.GOOD);
+            bg.runAll();
+            assertThat(h.in(Harness.read10(BLOCKS - 1, 1), BLOCK).data()).containsOnly(0x22);
+        }
+    }
+
     private static CompletableFuture<TestFabric.Result> start(Harness h, byte[] cdb, byte[] data) {
         return h.fabric.start(h.session, LunAddress.encode(0), cdb, TaskAttribute.SIMPLE, data.length,
                 TargetCommand.DIR_WRITE, data);

@@ -38,6 +38,7 @@ public final class Device implements AutoCloseable {
     private final io.hostwide.target.lu.DeviceServices services;
     private volatile boolean mediumLoaded = true;
     private volatile BackgroundOperation operation;
+    private volatile boolean sanitizeFailed;
     private volatile long blockCount;
 
     private static final VarHandle OPERATION;
@@ -149,6 +150,14 @@ public final class Device implements AutoCloseable {
 
     /** Installs {@code op} when no operation runs; false when one does (SBC-4 §4.11: one sanitize at a time). */
     public boolean startOperation(BackgroundOperation op) { return OPERATION.compareAndSet(this, null, op); }
+
+    /**
+     * SBC-4 §4.11.4: a sanitize operation failed; until a SANITIZE completes or EXIT FAILURE MODE is requested,
+     * medium access commands end MEDIUM ERROR / SANITIZE COMMAND FAILED (31h/03h).
+     */
+    public boolean sanitizeFailed() { return sanitizeFailed; }
+
+    public void sanitizeFailed(boolean failed) { this.sanitizeFailed = failed; }
 
     /** Ends {@code op}: the LU is ready again. Everything the operation wrote happens-before this volatile write. */
     public void endOperation(BackgroundOperation op) { OPERATION.compareAndSet(this, op, null); }

@@ -11,7 +11,8 @@ import io.hostwide.target.model.Device;
  * SANITIZE (SBC-4 §5.30): checks the CDB and parameter list, then starts a {@link SanitizeOperation} in the
  * background. IMMED = 1 returns GOOD at once; IMMED = 0 completes when the operation does. OVERWRITE writes the
  * initialization pattern (optionally inverted between passes) OVERWRITE COUNT times; BLOCK ERASE and CRYPTOGRAPHIC
- * ERASE deallocate every block (thin) or zero it; EXIT FAILURE MODE has nothing to leave. Parameter list length
+ * ERASE deallocate every block (thin) or zero it; EXIT FAILURE MODE leaves the failure mode a failed sanitize
+ * left the LU in. Parameter list length
  * errors are INVALID FIELD IN CDB, as the standard specifies.
  */
 final class Sanitize {
@@ -36,6 +37,7 @@ final class Sanitize {
             return cmd.failCdbField(PARAMETER_LIST_LENGTH, -1);
         }
         if (sa == ServiceAction.SANITIZE_EXIT_FAILURE_MODE) {
+            dev.sanitizeFailed(false); // SBC-4 §5.30.2.5: leave failure mode without a completed sanitize
             return CommandDescriptor.DONE;
         }
         return SanitizeOperation.erase(cmd).start(cmd, immed);

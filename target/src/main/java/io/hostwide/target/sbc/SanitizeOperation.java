@@ -166,8 +166,12 @@ final class SanitizeOperation implements BackgroundOperation, Runnable {
         return startNanos + (long) (seconds * 1e9) - background.nanoTime();
     }
 
-    /** The LU is ready again before the SANITIZE command (IMMED = 0) reports the outcome. */
+    /**
+     * The LU is ready again (or in sanitize failure mode) before the SANITIZE command (IMMED = 0) reports the
+     * outcome; with IMMED = 1 the failure mode is what tells the initiator.
+     */
     private void finish(SenseReason failure) {
+        dev.sanitizeFailed(failure != null); // SBC-4 §4.11.4: a failure leaves the LU in failure mode
         dev.endOperation(this);
         TargetCommand w = waiter;
         waiter = null;
