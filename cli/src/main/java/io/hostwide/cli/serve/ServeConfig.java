@@ -17,7 +17,7 @@ import java.util.Map;
  *   "backstores": {
  *     "ram0":  { "type": "ram",  "size": "1g", "block_size": 512, "physical_block_size": 4096, "thin": true },
  *     "disk1": { "type": "file", "path": "/srv/disk1.img", "size": "10g", "queue_depth": 32,
- *                "write_cache": true, "removable": false, "write_protect": false }
+ *                "write_cache": true, "direct": false, "removable": false, "write_protect": false }
  *   },
  *   "targets": [ {
  *     "name": "iqn.2026-12.io.hostwide:target0",

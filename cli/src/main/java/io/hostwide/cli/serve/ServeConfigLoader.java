@@ -220,6 +220,9 @@ public final class ServeConfigLoader {
                 if (b.path() != null) {
                     throw new IllegalArgumentException(at + ".path only applies to file backstores");
                 }
+                if (b.direct() != null) {
+                    throw new IllegalArgumentException(at + ".direct (O_DIRECT) only applies to file backstores");
+                }
             }
             case "file" -> {
                 if (b.path() == null || b.path().isBlank()) {

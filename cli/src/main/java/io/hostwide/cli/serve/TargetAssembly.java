@@ -44,6 +44,7 @@ public final class TargetAssembly implements AutoCloseable {
     private final Map<String, Device> devices;
     private final Map<String, TargetPort> ports;
     private ServeConfig current;
+    private final long createdNanos = System.nanoTime();
 
     private TargetAssembly(TargetCore core, IscsiTargetServer server, List<String> summary,
                            Map<String, Device> devices, Map<String, TargetPort> ports, ServeConfig current) {
@@ -87,7 +88,8 @@ public final class TargetAssembly implements AutoCloseable {
             Map<String, Device> devices = new LinkedHashMap<>();
             if (cfg.backstores() != null) {
                 cfg.backstores().forEach((name, b) -> {
-                    Device d = core.addDevice(name, openBackstore(name, b), attributes(name, b));
+                    Backstore store = openBackstore(name, b);
+                    Device d = core.addDevice(name, store, attributes(name, b, store));
                     devices.put(name, d);
                     summary.add("backstore " + name + ": " + d.backstore().describe() + flags(b));
                 });
@@ -154,7 +156,8 @@ public final class TargetAssembly implements AutoCloseable {
         Map<String, ServeConfig.Backstore> stores = next.backstores() == null ? Map.of() : next.backstores();
         stores.forEach((name, b) -> {
             if (!devices.containsKey(name)) {
-                Device d = core.addDevice(name, openBackstore(name, b), attributes(name, b));
+                Backstore store = openBackstore(name, b);
+                Device d = core.addDevice(name, store, attributes(name, b, store));
                 devices.put(name, d);
                 changes.add("added backstore " + name + ": " + d.backstore().describe() + flags(b));
             }
@@ -168,6 +171,11 @@ public final class TargetAssembly implements AutoCloseable {
     }
 
     /** What {@code hostwide admin status} shows: portals, targets with LUNs and ACL mode, sessions. No secrets. */
+    /** Per-backstore I/O counters and latency percentiles (see {@link StatsReport}). */
+    public synchronized Map<String, Object> stats() {
+        return StatsReport.of(devices, System.nanoTime() - createdNanos);
+    }
+
     public synchronized Map<String, Object> status() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("portals", server.boundAddresses().stream()
@@ -205,17 +213,21 @@ public final class TargetAssembly implements AutoCloseable {
             case "null" -> new NullBackstore(size, bs);
             case "file" -> {
                 try {
-                    yield new FileBackstore(Path.of(b.path()), size, bs, !Boolean.FALSE.equals(b.thin()));
+                    FileBackstore.Options o = FileBackstore.Options.of(!Boolean.FALSE.equals(b.thin()))
+                            .direct(Boolean.TRUE.equals(b.direct()));
+                    yield new FileBackstore(Path.of(b.path()), size, bs, o);
                 } catch (IOException e) {
                     throw new UncheckedIOException("backstores." + name + ": cannot open " + b.path() + ": "
                             + e.getMessage(), e);
+                } catch (IllegalArgumentException e) { // e.g. block_size below the O_DIRECT alignment
+                    throw new IllegalArgumentException("backstores." + name + ": " + e.getMessage(), e);
                 }
             }
             default -> throw new IllegalArgumentException("backstores." + name + ".type '" + b.type() + "' is unknown");
         };
     }
 
-    private static DeviceAttributes attributes(String name, ServeConfig.Backstore b) {
+    private static DeviceAttributes attributes(String name, ServeConfig.Backstore b, Backstore store) {
         DeviceAttributes a = new DeviceAttributes()
                 .thinProvisioning(!Boolean.FALSE.equals(b.thin()))
                 .removable(Boolean.TRUE.equals(b.removable()))
@@ -233,6 +245,9 @@ public final class TargetAssembly implements AutoCloseable {
         }
         if (b.queueDepth() != null) {
             a.queueDepth(b.queueDepth());
+        }
+        if (store instanceof FileBackstore f) { // holes are punched in whole filesystem blocks
+            a.unmapGranularity(f.unmapGranularityBlocks());
         }
         return a;
     }
@@ -278,6 +293,15 @@ public final class TargetAssembly implements AutoCloseable {
     }
 
     /** Stops listening, ends every connection (their commands end once), then closes the core and backstores. */
+    /**
+     * Graceful stop: asks every initiator to log out (iSCSI Async Message, AsyncEvent 1) and waits up to
+     * {@code logoutWait} for them to do so before closing what is left. {@link #close()} afterwards is a no-op
+     * for the server and closes the core.
+     */
+    public void shutdown(java.time.Duration logoutWait) {
+        server.shutdown(logoutWait);
+    }
+
     @Override
     public void close() {
         try {

@@ -1,6 +1,14 @@
 package io.hostwide.cli.serve;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -62,6 +70,31 @@ class ServeConfigLoaderTest {
                 .hasMessageContaining("session.queue_depth");
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", "{ \"portals\": [ }"))
                 .hasMessageStartingWith("c line 1: not valid JSON");
+    }
+
+    @Test
+    void directIsAFileBackstoreOption() {
+        ServeConfig cfg = ServeConfigLoader.parse("c", GOOD.replace("\"block_size\": 4096", "\"block_size\": 4096, \"direct\": true"));
+        assertThat(cfg.backstores().get("disk").direct()).isTrue();
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"thin\": true", "\"thin\": true, \"direct\": true")))
+                .hasMessage("c: backstores.ram0.direct (O_DIRECT) only applies to file backstores");
+    }
+
+    /**
+     * O_DIRECT with 512-byte blocks on a filesystem of larger blocks is refused by name, before serving. Thick, so
+     * the test JVM (no --enable-native-access here) never loads native hole support.
+     */
+    @Test
+    void directBelowTheFilesystemBlockIsRefusedAtAssembly(@TempDir Path dir) throws IOException {
+        Assumptions.assumeTrue(Files.getFileStore(dir).getBlockSize() > 512, "filesystem block is 512 bytes");
+        String json = """
+                { "backstores": { "d": { "type": "file", "path": "%s", "size": "1m", "direct": true, "thin": false } },
+                  "targets": [ { "name": "iqn.2026-12.io.hostwide:t", "luns": [ { "lun": 0, "backstore": "d" } ] } ] }
+                """.formatted(dir.resolve("d.img"));
+        ServeConfig cfg = ServeConfigLoader.parse("c", json);
+        assertThatThrownBy(() -> TargetAssembly.build(cfg, List.of(new InetSocketAddress("127.0.0.1", 0)), null))
+                .hasMessageContaining("backstores.d")
+                .hasMessageContaining("O_DIRECT needs block_size to be a multiple of the filesystem block size");
     }
 
     @Test
