@@ -357,6 +357,21 @@ public final class TargetCommand {
         return CommandDescriptor.DONE;
     }
 
+    /**
+     * A failure whose sense-key-specific field is a PROGRESS INDICATION (SPC-4 §4.4.2.4.4): NOT READY while a
+     * sanitize runs, with the fraction done in 65536ths.
+     */
+    public int failWithProgress(SenseReason r, int progress) {
+        fail(r);
+        this.senseKeySpecific = progressIndication(progress);
+        return CommandDescriptor.DONE;
+    }
+
+    /** The 3-byte sense-key-specific value for a progress indication: SKSV, then the 16-bit fraction. */
+    public static int progressIndication(int progress) {
+        return SenseData.SKSV | Math.max(0, Math.min(0xFFFF, progress));
+    }
+
     /** A failure whose INFORMATION field carries {@code info} (MISCOMPARE offset, failing LBA). */
     public int failWithInformation(SenseReason r, long info) {
         fail(r);
@@ -523,8 +538,16 @@ public final class TargetCommand {
      */
     public static int encodeSenseData(byte[] dst, SenseReason r, int ascAscq, boolean descriptor) {
         int asc = r == SenseReason.UNIT_ATTENTION ? ascAscq : r.ascAscq();
-        return descriptor ? DescriptorSense.encode(dst, r.senseKey(), asc, false, 0, -1)
-                : FixedSense.encode(dst, r.senseKey(), asc, false, 0, -1);
+        return encodeSenseData(dst, r.senseKey(), asc, -1, descriptor);
+    }
+
+    /**
+     * Sense data with an explicit sense key, ASC/ASCQ and sense-key-specific value (-1: none), as REQUEST SENSE
+     * returns a progress indication under NO SENSE (SPC-4 §6.39.2).
+     */
+    public static int encodeSenseData(byte[] dst, int senseKey, int ascAscq, int sks, boolean descriptor) {
+        return descriptor ? DescriptorSense.encode(dst, senseKey, ascAscq, false, 0, sks)
+                : FixedSense.encode(dst, senseKey, ascAscq, false, 0, sks);
     }
 
     /** NO SENSE sense data (REQUEST SENSE with nothing to report). */

@@ -7,6 +7,7 @@ import io.hostwide.target.backstore.Backstore;
 import io.hostwide.target.core.CommandDescriptor;
 import io.hostwide.target.core.CommandTable;
 import io.hostwide.target.core.IoQueue;
+import io.hostwide.target.model.BackgroundOperation;
 import io.hostwide.target.model.Device;
 import io.hostwide.target.model.DeviceAttributes;
 import io.hostwide.target.model.DeviceStats;
@@ -47,6 +48,7 @@ public final class TargetCore implements AutoCloseable {
     private volatile int supportedTaskManagement;
     private final io.hostwide.target.tmf.TaskManagement taskManagement = new io.hostwide.target.tmf.TaskManagement(this);
     private volatile java.nio.file.Path aptplDirectory;
+    private volatile Background background;
 
     public TargetCore() { this(CoreConfig.defaults()); }
 
@@ -75,6 +77,26 @@ public final class TargetCore implements AutoCloseable {
     public java.nio.file.Path aptplDirectory() { return aptplDirectory; }
 
     public CoreConfig config() { return config; }
+
+    /**
+     * Where long operations run (sanitize chunks, ALUA transition delays), never on a fabric's thread. Created on
+     * first use: one daemon thread that ends when idle.
+     */
+    public Background background() {
+        Background b = background;
+        if (b == null) {
+            synchronized (this) {
+                b = background;
+                if (b == null) {
+                    background = b = Background.daemon("hostwide-background");
+                }
+            }
+        }
+        return b;
+    }
+
+    /** Replaces the background executor (tests step one by hand); set before commands use it. */
+    public synchronized void background(Background b) { this.background = b; }
 
     // ======================================== configuration ================================================
 
@@ -105,6 +127,7 @@ public final class TargetCore implements AutoCloseable {
         if (devices.putIfAbsent(name, d) != null) {
             throw new IllegalArgumentException("device exists: " + name);
         }
+        d.services().alua().background(this::background);
         java.nio.file.Path dir = aptplDirectory;
         if (dir != null) {
             d.services().reservations().persistIn(dir);
@@ -312,9 +335,23 @@ public final class TargetCore implements AutoCloseable {
     private void execute(TargetCommand cmd) {
         CommandDescriptor d = cmd.descriptor;
         Device dev = cmd.device;
+        if (dev != null) {
+            BackgroundOperation op = dev.operation(); // volatile read, pairs with Device.startOperation/endOperation
+            if (op != null && !d.has(CommandDescriptor.NO_LUN_OK)) {
+                // SBC-4 §4.11.1: while a sanitize runs, all but INQUIRY, REPORT LUNS and REQUEST SENSE are refused
+                cmd.failWithProgress(op.notReadyReason(), op.progressIndication());
+                complete(cmd);
+                return;
+            }
+        }
         if (dev != null && d.has(CommandDescriptor.MEDIUM_ACCESS)) {
             if (!dev.mediumLoaded()) {
                 cmd.fail(SenseReason.MEDIUM_NOT_PRESENT);
+                complete(cmd);
+                return;
+            }
+            if (dev.sanitizeFailed() && d.opcode() != ScsiOpcode.SANITIZE) { // SBC-4 §4.11.4: failure mode
+                cmd.fail(SenseReason.SANITIZE_COMMAND_FAILED);
                 complete(cmd);
                 return;
             }
@@ -436,6 +473,10 @@ public final class TargetCore implements AutoCloseable {
     public void close() {
         for (Session s : sessions) {
             s.close();
+        }
+        Background b = background;
+        if (b != null) {
+            b.close(); // before the backstores close: a sanitize in progress stops between two chunks
         }
         IOException first = null;
         for (Device d : devices.values()) {

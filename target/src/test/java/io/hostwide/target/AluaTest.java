@@ -73,7 +73,8 @@ class AluaTest {
             assertThat(d[23]).isEqualTo((byte) 1);
             assertThat(BigEndian.u16(d, 26)).isEqualTo(t.port2.relativePortId());
 
-            t.alua.implicitTransitionTimeSeconds(10);
+            t.h.device.defaultPortGroup().implicitTransitionSeconds(10); // nexus a's port is in group 0
+            t.g1.implicitTransitionSeconds(30);
             byte[] e = Nexus.ok(t.a.in(rtpg(1, 1024), 1024)).data();
             assertThat(e).hasSize(8 + 24);
             assertThat(BigEndian.u32(e, 0)).isEqualTo(28);

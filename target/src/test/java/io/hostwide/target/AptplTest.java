@@ -57,7 +57,10 @@ class AptplTest {
         }
         try (Core c = new Core(dir)) {
             byte[] keys = c.in(Nexus.prinCdb(0, 8192)).data();
-            assertThat(io.hostwide.scsi.spec.BigEndian.u32(keys, 0)).isEqualTo(generation);
+            assertThat(generation).isPositive();
+            // SPC-4 §6.16.2: "regardless of the APTPL bit value the PRgeneration value shall be set to zero by a
+            // power on", and a restart is one
+            assertThat(io.hostwide.scsi.spec.BigEndian.u32(keys, 0)).isZero();
             assertThat(io.hostwide.scsi.spec.BigEndian.s64(keys, 8)).isEqualTo(0xFEED);
             byte[] res = c.in(Nexus.prinCdb(1, 8192)).data();
             assertThat(io.hostwide.scsi.spec.BigEndian.s64(res, 8)).isEqualTo(0xFEED);

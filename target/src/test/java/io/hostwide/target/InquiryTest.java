@@ -91,6 +91,33 @@ class InquiryTest {
         }
     }
 
+    /**
+     * The Supported VPD Pages list names exactly the pages served: every other page code is INVALID FIELD IN CDB.
+     * Referrals (B3h, SBC-4 §6.6.6) are not supported, so B3h is neither listed nor served and the Extended
+     * INQUIRY Data page's R_SUP (byte 8 bit 4, SPC-4 §7.8.7) is 0.
+     */
+    @Test
+    void supportedPagesAreExactlyTheServedOnesAndReferralsAreNotClaimed() {
+        try (Harness h = new Harness(new DeviceAttributes().thinProvisioning(true))) {
+            byte[] d = h.in(inquiry(1, 0, 255), 255).data();
+            List<Integer> listed = new ArrayList<>();
+            for (int i = 0; i < BigEndian.u16(d, 2); i++) {
+                listed.add(d[4 + i] & 0xFF);
+            }
+            assertThat(listed).doesNotContain(VpdPage.REFERRALS);
+            for (int page = 0; page < 256; page++) {
+                TestFabric.Result r = h.in(inquiry(1, page, 1024), 1024);
+                if (listed.contains(page)) {
+                    assertThat(r.status()).as("page %02x", page).isEqualTo(ScsiStatus.GOOD);
+                } else {
+                    assertThat(r.ascAscq()).as("page %02x", page).isEqualTo(Asc.INVALID_FIELD_IN_CDB);
+                }
+            }
+            byte[] ext = h.in(inquiry(1, 0x86, 255), 255).data();
+            assertThat(ext[8] & 0x10).as("R_SUP").isZero();
+        }
+    }
+
     @Test
     void deviceIdentificationDesignators() {
         try (Harness h = new Harness()) {

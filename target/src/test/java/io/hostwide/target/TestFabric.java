@@ -61,6 +61,9 @@ public final class TestFabric implements Fabric {
         }
     }
 
+    /** The tag of the command most recently started. */
+    public synchronized long lastTag() { return nextTag - 1; }
+
     /** Submits without waiting. */
     public CompletableFuture<Result> start(Session s, long lun, byte[] cdb, TaskAttribute attr, int expectedLength, int dir,
                                            byte[] dataOut) {

@@ -12,7 +12,7 @@ import java.util.Map;
  * <pre>{@code
  * {
  *   "portals": ["127.0.0.1:3260"],
- *   "session": { "queue_depth": 128 },
+ *   "session": { "queue_depth": 128, "nop_in_interval_ms": 15000, "nop_in_timeout_ms": 15000 },
  *   "discovery_auth": { "user": "disc", "secret": "...", "mutual_user": "...", "mutual_secret": "..." },
  *   "backstores": {
  *     "ram0":  { "type": "ram",  "size": "1g", "block_size": 512, "physical_block_size": 4096, "thin": true },
@@ -29,13 +29,21 @@ import java.util.Map;
  * }</pre>
  * A target without {@code acls} admits every initiator to all its LUNs. {@code physical_block_size} (default:
  * {@code block_size}) is a power-of-two multiple of {@code block_size}, reported as LOGICAL BLOCKS PER PHYSICAL
- * BLOCK EXPONENT (SBC-4 §5.22.2) and used as the unmap granularity.
+ * BLOCK EXPONENT (SBC-4 §5.22.2) and used as the unmap granularity. {@code sanitize_rate} (bytes per second,
+ * e.g. {@code "128m"}; default: unpaced) is the medium bandwidth a SANITIZE OVERWRITE is paced to, so that an
+ * emulated disk's sanitize lasts as a real one's would.
  */
 public record ServeConfig(List<String> portals, Session session,
                           @JsonProperty("discovery_auth") Chap discoveryAuth,
                           Map<String, Backstore> backstores, List<Target> targets) {
 
-    public record Session(@JsonProperty("queue_depth") Integer queueDepth) {
+    /**
+     * {@code nop_in_interval_ms}: NOP-In pings on connections silent that long (0 = none; default 15000);
+     * {@code nop_in_timeout_ms}: a ping unanswered that long ends the connection (default 15000).
+     */
+    public record Session(@JsonProperty("queue_depth") Integer queueDepth,
+                          @JsonProperty("nop_in_interval_ms") Integer nopInIntervalMs,
+                          @JsonProperty("nop_in_timeout_ms") Integer nopInTimeoutMs) {
     }
 
     /** CHAP credentials; the mutual pair is the target's own, for mutual CHAP. */
@@ -56,7 +64,8 @@ public record ServeConfig(List<String> portals, Session session,
                             Boolean direct,
                             Boolean removable,
                             @JsonProperty("write_protect") Boolean writeProtect,
-                            @JsonProperty("physical_block_size") Integer physicalBlockSize) {
+                            @JsonProperty("physical_block_size") Integer physicalBlockSize,
+                            @JsonProperty("sanitize_rate") String sanitizeRate) {
     }
 
     public record Target(String name, String alias, Chap auth, List<Lun> luns, List<Acl> acls) {

@@ -120,6 +120,10 @@ public final class ServeConfigLoader {
                 throw new IllegalArgumentException(file + ": session.queue_depth " + qd + " is out of range (1..4096)");
             }
         }
+        if (cfg.session() != null) {
+            checkMillis(file + ": session.nop_in_interval_ms", cfg.session().nopInIntervalMs(), 0);
+            checkMillis(file + ": session.nop_in_timeout_ms", cfg.session().nopInTimeoutMs(), 1);
+        }
         checkChap(file, "discovery_auth", cfg.discoveryAuth());
         Map<String, ServeConfig.Backstore> stores = cfg.backstores() == null ? Map.of() : cfg.backstores();
         stores.forEach((n, b) -> checkBackstore(file + ": backstores." + n, b));
@@ -245,6 +249,9 @@ public final class ServeConfigLoader {
             }
         }
         checkPhysicalBlockSize(at, b);
+        if (b.sanitizeRate() != null && Sizes.parseBytes(at + ".sanitize_rate", b.sanitizeRate()) <= 0) {
+            throw new IllegalArgumentException(at + ".sanitize_rate must be positive (bytes per second, e.g. \"128m\")");
+        }
         if (b.queueDepth() != null && (b.queueDepth() < 1 || b.queueDepth() > 4096)) {
             throw new IllegalArgumentException(at + ".queue_depth " + b.queueDepth() + " is out of range (1..4096)");
         }
@@ -260,6 +267,13 @@ public final class ServeConfigLoader {
         if (pbs < bs || pbs % bs != 0 || Long.bitCount(pbs / bs) != 1 || pbs / bs > 1 << 15) {
             throw new IllegalArgumentException(at + ".physical_block_size " + pbs + " must be block_size " + bs
                     + " times a power of two (1 to 32768), e.g. " + Math.max(bs, 4096));
+        }
+    }
+
+    /** A NOP-In setting: {@code min} .. one hour, in milliseconds. */
+    private static void checkMillis(String at, Integer ms, int min) {
+        if (ms != null && (ms < min || ms > 3_600_000)) {
+            throw new IllegalArgumentException(at + " " + ms + " is out of range (" + min + "..3600000)");
         }
     }
 

@@ -36,6 +36,7 @@ public final class TargetAssembly implements AutoCloseable {
     static final int ISCSI_PROTOCOL_ID = 5; // SPC-4 §7.6.1, table 444: iSCSI
     static final int DEFAULT_QUEUE_DEPTH = 128;
     static final long DEFAULT_POLL_MICROS = 50;
+    static final int DEFAULT_NOP_IN_MILLIS = 15_000; // IscsiTargetServer's own defaults
 
     private final TargetCore core;
     private final IscsiTargetServer server;
@@ -65,7 +66,7 @@ public final class TargetAssembly implements AutoCloseable {
     public static ServeConfig defaultConfig() {
         return new ServeConfig(null, null, null,
                 Map.of("ram0", new ServeConfig.Backstore("ram", "1g", null, 512, true, null, null, null, null, null,
-                        null)),
+                        null, null)),
                 List.of(new ServeConfig.Target(DEFAULT_TARGET, null, null,
                         List.of(new ServeConfig.Lun(0, "ram0")), null)));
     }
@@ -88,7 +89,7 @@ public final class TargetAssembly implements AutoCloseable {
             if (cfg.backstores() != null) {
                 cfg.backstores().forEach((name, b) -> {
                     Backstore store = openBackstore(name, b);
-                    Device d = core.addDevice(name, store, attributes(b, store));
+                    Device d = core.addDevice(name, store, attributes(name, b, store));
                     devices.put(name, d);
                     summary.add("backstore " + name + ": " + d.backstore().describe() + flags(b));
                 });
@@ -97,6 +98,11 @@ public final class TargetAssembly implements AutoCloseable {
                     : cfg.session() != null && cfg.session().queueDepth() != null ? cfg.session().queueDepth()
                     : DEFAULT_QUEUE_DEPTH;
             IscsiTargetServer.Builder sb = IscsiTargetServer.builder(core).queueDepth(qd).readSpin(pollMicros);
+            ServeConfig.Session ss = cfg.session();
+            if (ss != null && (ss.nopInIntervalMs() != null || ss.nopInTimeoutMs() != null)) {
+                sb.nopIn(ss.nopInIntervalMs() == null ? DEFAULT_NOP_IN_MILLIS : ss.nopInIntervalMs(),
+                        ss.nopInTimeoutMs() == null ? DEFAULT_NOP_IN_MILLIS : ss.nopInTimeoutMs());
+            }
             Map<String, TargetPort> ports = new LinkedHashMap<>();
             portals.forEach(sb::portal);
             if (cfg.discoveryAuth() != null) {
@@ -151,7 +157,7 @@ public final class TargetAssembly implements AutoCloseable {
         stores.forEach((name, b) -> {
             if (!devices.containsKey(name)) {
                 Backstore store = openBackstore(name, b);
-                Device d = core.addDevice(name, store, attributes(b, store));
+                Device d = core.addDevice(name, store, attributes(name, b, store));
                 devices.put(name, d);
                 changes.add("added backstore " + name + ": " + d.backstore().describe() + flags(b));
             }
@@ -221,7 +227,7 @@ public final class TargetAssembly implements AutoCloseable {
         };
     }
 
-    private static DeviceAttributes attributes(ServeConfig.Backstore b, Backstore store) {
+    private static DeviceAttributes attributes(String name, ServeConfig.Backstore b, Backstore store) {
         DeviceAttributes a = new DeviceAttributes()
                 .thinProvisioning(!Boolean.FALSE.equals(b.thin()))
                 .removable(Boolean.TRUE.equals(b.removable()))
@@ -230,6 +236,9 @@ public final class TargetAssembly implements AutoCloseable {
         if (b.physicalBlockSize() != null) { // checked by ServeConfigLoader: block_size times a power of two
             int bs = b.blockSize() == null ? 512 : b.blockSize();
             a.logicalBlocksPerPhysicalBlockExponent(Integer.numberOfTrailingZeros(b.physicalBlockSize() / bs));
+        }
+        if (b.sanitizeRate() != null) {
+            a.sanitizeRate(Sizes.parseBytes("backstores." + name + ".sanitize_rate", b.sanitizeRate()));
         }
         if (b.writeCache() != null) {
             a.writeCacheEnabled(b.writeCache());

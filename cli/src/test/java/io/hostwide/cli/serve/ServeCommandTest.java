@@ -81,11 +81,15 @@ class ServeCommandTest {
         }
     }
 
-    /** A backstore's physical_block_size becomes the device's LBPPBE (READ CAPACITY(16)) and unmap granularity. */
+    /**
+     * A backstore's physical_block_size becomes the device's LBPPBE (READ CAPACITY(16)) and unmap granularity;
+     * its sanitize_rate paces SANITIZE OVERWRITE.
+     */
     @Test
     void physicalBlockSizeReachesTheDevice() {
         ServeConfig cfg = ServeConfigLoader.parse("c", """
-                { "backstores": { "ram0": { "type": "ram", "size": "64m", "physical_block_size": 4096 },
+                { "backstores": { "ram0": { "type": "ram", "size": "64m", "physical_block_size": 4096,
+                                           "sanitize_rate": "128m" },
                                   "ram1": { "type": "ram", "size": "64m" } },
                   "targets": [ { "name": "iqn.2026-12.io.hostwide:target0",
                                  "luns": [ { "lun": 0, "backstore": "ram0" }, { "lun": 1, "backstore": "ram1" } ] } ] }
@@ -95,7 +99,9 @@ class ServeCommandTest {
             assertThat(a.core().device("ram0").blockSize()).isEqualTo(512);
             assertThat(attrs.logicalBlocksPerPhysicalBlockExponent()).isEqualTo(3);
             assertThat(attrs.effectiveUnmapGranularity()).isEqualTo(8);
+            assertThat(attrs.sanitizeRate()).isEqualTo(128L << 20);
             assertThat(a.core().device("ram1").attributes().logicalBlocksPerPhysicalBlockExponent()).isZero();
+            assertThat(a.core().device("ram1").attributes().sanitizeRate()).isZero();
             assertThat(a.summary()).anyMatch(l -> l.contains("physical blocks of 4096"));
         }
     }

@@ -116,6 +116,29 @@ class ServeConfigLoaderTest {
     }
 
     @Test
+    void sanitizeRateIsAPositiveSize() {
+        String ram = "\"type\": \"ram\", \"size\": \"1g\", \"thin\": true";
+        assertThat(ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"sanitize_rate\": \"128m\""))
+                .backstores().get("ram0").sanitizeRate()).isEqualTo("128m");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"sanitize_rate\": \"0\"")))
+                .hasMessage("c: backstores.ram0.sanitize_rate must be positive (bytes per second, e.g. \"128m\")");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"sanitize_rate\": \"fast\"")))
+                .hasMessageContaining("backstores.ram0.sanitize_rate: 'fast' is not a size");
+    }
+
+    @Test
+    void nopInSettingsAreCheckedMilliseconds() {
+        String q = "\"queue_depth\": 64";
+        ServeConfig cfg = ServeConfigLoader.parse("c", GOOD.replace(q, q + ", \"nop_in_interval_ms\": 0, \"nop_in_timeout_ms\": 90000"));
+        assertThat(cfg.session().nopInIntervalMs()).isZero();
+        assertThat(cfg.session().nopInTimeoutMs()).isEqualTo(90000);
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(q, q + ", \"nop_in_timeout_ms\": 0")))
+                .hasMessage("c: session.nop_in_timeout_ms 0 is out of range (1..3600000)");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(q, q + ", \"nop_in_interval_ms\": -1")))
+                .hasMessage("c: session.nop_in_interval_ms -1 is out of range (0..3600000)");
+    }
+
+    @Test
     void portalsParse() {
         assertThat(Portal.parse("x", "10.0.0.1")).isEqualTo(new Portal("10.0.0.1", 3260));
         assertThat(Portal.parse("x", "[::1]:3261")).isEqualTo(new Portal("::1", 3261));

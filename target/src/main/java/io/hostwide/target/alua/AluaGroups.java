@@ -1,6 +1,7 @@
 package io.hostwide.target.alua;
 
 import io.hostwide.scsi.spec.Asc;
+import io.hostwide.target.Background;
 import io.hostwide.target.Session;
 import io.hostwide.target.SessionLun;
 import io.hostwide.target.model.AluaAccessState;
@@ -8,8 +9,12 @@ import io.hostwide.target.model.Device;
 import io.hostwide.target.model.Lun;
 import io.hostwide.target.model.TargetPortGroup;
 
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The target port groups of one logical unit (SPC-4 §5.15.2; LIO keeps tg_pt_gps per se_device) and their
@@ -19,7 +24,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * an export to another group is one volatile write of the LUN's group reference (never a transient null, seed
  * 002 patch 5): I/O reads both without a lock. Writers serialise on this object. Every change raises ASYMMETRIC
  * ACCESS STATE CHANGED (2Ah/06h) for the LU's I_T nexuses — except the one that sent SET TARGET PORT GROUPS.
- * Transitions are immediate (no transition delay), so TRANSITIONING is only entered when set implicitly.
+ *
+ * <p>Transition delay (SPC-4 §5.15.2.5; LIO trans_delay_msecs): a group with {@link
+ * TargetPortGroup#transitionDelayMillis()} first publishes TRANSITIONING (its commands then end NOT READY /
+ * ASYMMETRIC ACCESS STATE TRANSITION, 04h/0Ah), and the new state is published, with the unit attention, that
+ * long after, by a task on the core's {@link Background} executor. A later transition of the same group
+ * supersedes a pending one (an epoch per group, guarded by this object's monitor).
  */
 public final class AluaGroups {
     /** REPORT TARGET PORT GROUPS supported states byte: T_SUP O_SUP U_SUP S_SUP AN_SUP AO_SUP (LBD not). */
@@ -27,7 +37,14 @@ public final class AluaGroups {
 
     private final Device device;
     private final List<TargetPortGroup> groups = new CopyOnWriteArrayList<>();
-    private volatile int implicitTransitionTimeSeconds;
+    private final Map<TargetPortGroup, Long> epochs = new IdentityHashMap<>(); // guarded by this
+    private volatile Supplier<Background> background;
+
+    /** {@link #transition} outcomes. */
+    public static final int UNCHANGED = 0;
+    public static final int DONE = 1;
+    /** The group is TRANSITIONING; the {@code whenDone} callback runs once the new state is published. */
+    public static final int PENDING = 2;
 
     public AluaGroups(Device device) {
         this.device = device;
@@ -78,28 +95,65 @@ public final class AluaGroups {
         }
     }
 
-    /** An implicit transition (management, failover logic): every I_T nexus is told. */
+    /** Where delayed transitions complete (the core's executor); without one every transition is immediate. */
+    public void background(Supplier<Background> b) { this.background = b; }
+
+    /**
+     * An implicit transition (management, failover logic): every I_T nexus is told once the group has reached
+     * {@code state}, after its transition delay.
+     *
+     * @return false when the group already was in that state, with no transition pending
+     */
     public boolean transition(TargetPortGroup g, int state) {
-        return transition(g, state, AluaAccessState.STATUS_IMPLICIT, null);
+        return transition(g, state, AluaAccessState.STATUS_IMPLICIT, null, () -> {}) != UNCHANGED;
     }
 
     /**
-     * Sets a group's state; {@code source} (the SET TARGET PORT GROUPS nexus) is not told.
+     * Sets a group's state, after its transition delay; {@code source} (the SET TARGET PORT GROUPS nexus) is not
+     * told.
      *
-     * @return false when the group already was in that state (nothing changes, no unit attention)
+     * @param whenDone runs once the state is published (on the executor's thread), only when this returns PENDING
+     * @return {@link #UNCHANGED} (already in that state, nothing pending), {@link #DONE} or {@link #PENDING}
      */
-    synchronized boolean transition(TargetPortGroup g, int state, int status, Session source) {
+    synchronized int transition(TargetPortGroup g, int state, int status, Session source, Runnable whenDone) {
         AluaAccessState cur = g.accessState();
-        if (cur.state() == state) {
-            return false;
+        boolean pending = cur.state() == AluaAccessState.TRANSITIONING && epochs.containsKey(g);
+        if (cur.state() == state && !pending) {
+            return UNCHANGED;
         }
-        g.accessState(cur.withState(state, status)); // the one atomic swap I/O observes
+        long epoch = epochs.merge(g, 1L, Long::sum); // supersedes a pending transition of g
+        Supplier<Background> bs = background;
+        long delay = g.transitionDelayMillis();
+        if (delay == 0 || state == AluaAccessState.TRANSITIONING || bs == null) {
+            epochs.remove(g);
+            publish(g, cur.withState(state, status), source);
+            return DONE;
+        }
+        g.accessState(cur.withState(AluaAccessState.TRANSITIONING, status)); // atomic swap: I/O sees 04h/0Ah
+        bs.get().schedule(() -> finish(g, epoch, state, status, source, whenDone), TimeUnit.MILLISECONDS.toNanos(delay));
+        return PENDING;
+    }
+
+    /** The delayed end of a transition: publishes {@code state} unless a later transition superseded it. */
+    private void finish(TargetPortGroup g, long epoch, int state, int status, Session source, Runnable whenDone) {
+        synchronized (this) {
+            Long now = epochs.get(g);
+            if (now != null && now == epoch) {
+                epochs.remove(g);
+                publish(g, g.accessState().withState(state, status), source);
+            }
+        }
+        whenDone.run();
+    }
+
+    /** The one atomic swap I/O observes, then ASYMMETRIC ACCESS STATE CHANGED for every nexus but the source. */
+    private void publish(TargetPortGroup g, AluaAccessState next, Session source) {
+        g.accessState(next);
         for (SessionLun l : device.nexuses()) {
             if (l.session() != source) {
                 l.unitAttentions().add(Asc.ASYMMETRIC_ACCESS_STATE_CHANGED);
             }
         }
-        return true;
     }
 
     /** The PREF bit of a group (SPC-4 §6.27). */
@@ -108,8 +162,4 @@ public final class AluaGroups {
         g.accessState(new AluaAccessState(cur.state(), cur.status(), preferred));
     }
 
-    /** IMPLICIT TRANSITION TIME of the extended REPORT TARGET PORT GROUPS header, seconds (0 = unspecified). */
-    public int implicitTransitionTimeSeconds() { return implicitTransitionTimeSeconds; }
-
-    public void implicitTransitionTimeSeconds(int s) { this.implicitTransitionTimeSeconds = Math.max(0, Math.min(255, s)); }
 }

@@ -5,6 +5,7 @@ import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ServiceAction;
 import io.hostwide.target.SenseReason;
 import io.hostwide.target.TargetCommand;
+import io.hostwide.target.TargetCore;
 import io.hostwide.target.core.CommandDescriptor;
 import io.hostwide.target.core.CommandTable;
 import io.hostwide.target.core.ReservationRule;
@@ -19,6 +20,7 @@ import io.hostwide.target.model.TargetPortGroup;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.hostwide.target.core.CommandDescriptor.ALUA_STANDBY;
 import static io.hostwide.target.core.CommandDescriptor.ALUA_TRANSITIONING;
@@ -26,7 +28,9 @@ import static io.hostwide.target.core.CommandDescriptor.ALUA_UNAVAILABLE;
 
 /**
  * REPORT TARGET PORT GROUPS (SPC-4 §6.27, MAINTENANCE IN 0Ah) and SET TARGET PORT GROUPS (SPC-4 §6.40,
- * MAINTENANCE OUT 0Ah). Both run in every access state.
+ * MAINTENANCE OUT 0Ah). Both run in every access state. IMPLICIT TRANSITION TIME is that of the group of the
+ * port the command came through; SET TARGET PORT GROUPS completes when every requested transition has (after
+ * the groups' transition delays).
  * <pre>
  * RTPG header  length format: 0..3 RETURN DATA LENGTH
  *              extended:      0..3 RETURN DATA LENGTH, 4 FORMAT TYPE 001b (6..4), 5 IMPLICIT TRANSITION TIME
@@ -72,7 +76,7 @@ public final class TargetPortGroupCommands {
         int p = 4;
         if (format == 1) {
             d[4] = 0x10;
-            d[5] = (byte) alua.implicitTransitionTimeSeconds();
+            d[5] = (byte) cmd.sessionLun().lun().aluaGroup().implicitTransitionSeconds(); // as LIO: the receiving port's group
             p = 8;
         }
         for (int i = 0; i < groups.size(); i++) {
@@ -130,8 +134,24 @@ public final class TargetPortGroupCommands {
             targets[i] = g;
             states[i] = state;
         }
+        // LIO-style: SET TARGET PORT GROUPS returns once every requested group has reached its state; each
+        // pending transition counts down, the handler holds one count until all are started
+        AtomicInteger outstanding = new AtomicInteger(1);
+        TargetCore core = cmd.session().core();
+        Runnable done = () -> {
+            if (outstanding.decrementAndGet() == 0) {
+                core.complete(cmd);
+            }
+        };
         for (int i = 0; i < count; i++) {
-            alua.transition(targets[i], states[i], AluaAccessState.STATUS_EXPLICIT, cmd.session());
+            outstanding.incrementAndGet();
+            if (alua.transition(targets[i], states[i], AluaAccessState.STATUS_EXPLICIT, cmd.session(), done)
+                    != AluaGroups.PENDING) {
+                outstanding.decrementAndGet();
+            }
+        }
+        if (outstanding.decrementAndGet() != 0) {
+            return CommandDescriptor.ASYNC;
         }
         return CommandDescriptor.DONE;
     }

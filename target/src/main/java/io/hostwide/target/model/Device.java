@@ -11,6 +11,8 @@ import io.hostwide.target.core.IoQueue;
 import io.hostwide.target.core.ModePages;
 import io.hostwide.target.core.RangeLock;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -36,7 +38,20 @@ public final class Device implements AutoCloseable {
     private final long naa;
     private final io.hostwide.target.lu.DeviceServices services;
     private volatile boolean mediumLoaded = true;
+    private volatile BackgroundOperation operation;
+    private volatile boolean sanitizeFailed;
     private volatile long blockCount;
+
+    private static final VarHandle OPERATION;
+
+    static {
+        try {
+            OPERATION = MethodHandles.lookup().findVarHandle(Device.class, "operation",
+                    BackgroundOperation.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     public Device(String name, Backstore backstore, DeviceAttributes attributes, CommandTable commandTable) {
         this.name = name;
@@ -129,6 +144,27 @@ public final class Device implements AutoCloseable {
 
     /** Whether a (removable) medium is loaded; non-removable devices always have theirs. */
     public boolean mediumLoaded() { return mediumLoaded; }
+
+    /**
+     * The operation that makes the LU not ready (a sanitize in progress), or null. A volatile read on every
+     * command: it pairs with the volatile CAS of {@link #startOperation} and the volatile write of
+     * {@link #endOperation}, so a command seen after either sees the operation's state.
+     */
+    public BackgroundOperation operation() { return operation; }
+
+    /** Installs {@code op} when no operation runs; false when one does (SBC-4 §4.11: one sanitize at a time). */
+    public boolean startOperation(BackgroundOperation op) { return OPERATION.compareAndSet(this, null, op); }
+
+    /**
+     * SBC-4 §4.11.4: a sanitize operation failed; until a SANITIZE completes or EXIT FAILURE MODE is requested,
+     * medium access commands end MEDIUM ERROR / SANITIZE COMMAND FAILED (31h/03h).
+     */
+    public boolean sanitizeFailed() { return sanitizeFailed; }
+
+    public void sanitizeFailed(boolean failed) { this.sanitizeFailed = failed; }
+
+    /** Ends {@code op}: the LU is ready again. Everything the operation wrote happens-before this volatile write. */
+    public void endOperation(BackgroundOperation op) { OPERATION.compareAndSet(this, op, null); }
 
     public void mediumLoaded(boolean loaded) { this.mediumLoaded = loaded; }
 

@@ -19,6 +19,7 @@ public final class DeviceAttributes {
     private boolean emulateCaw = true;
     private boolean emulateWriteAtomic = true;
     private boolean emulateSanitize = true;
+    private volatile long sanitizeRate;
     private boolean nonRotational = true;
     private long maxUnmapLbaCount = 0xFFFF_FFFFL; // no limit (libiscsi: a finite value must be <= 1M)
     private long maxUnmapBlockDescriptorCount = 256;
@@ -69,6 +70,18 @@ public final class DeviceAttributes {
     public DeviceAttributes emulateWriteAtomic(boolean v) { this.emulateWriteAtomic = v; return this; }
     public boolean emulateSanitize() { return emulateSanitize; }
     public DeviceAttributes emulateSanitize(boolean v) { this.emulateSanitize = v; return this; }
+    /**
+     * Bytes per second a SANITIZE OVERWRITE writes (a medium's bandwidth, for emulated devices whose sanitize should
+     * take as long as a disk's would); 0 (default) = as fast as the backstore goes.
+     */
+    public long sanitizeRate() { return sanitizeRate; }
+    public DeviceAttributes sanitizeRate(long bytesPerSecond) {
+        if (bytesPerSecond < 0) {
+            throw new IllegalArgumentException("sanitize rate " + bytesPerSecond + " is negative");
+        }
+        this.sanitizeRate = bytesPerSecond;
+        return this;
+    }
     public boolean nonRotational() { return nonRotational; }
     public DeviceAttributes nonRotational(boolean v) { this.nonRotational = v; return this; }
     public long maxUnmapLbaCount() { return maxUnmapLbaCount; }

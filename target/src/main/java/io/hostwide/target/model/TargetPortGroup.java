@@ -12,6 +12,8 @@ public class TargetPortGroup {
     private final String name;
     /** The group's access state: replaced as a whole, read by the ALUA gate without a lock. */
     private volatile AluaAccessState accessState = AluaAccessState.INITIAL;
+    private volatile int implicitTransitionSeconds;
+    private volatile long transitionDelayMillis;
 
     public TargetPortGroup(int id, String name) {
         if (id < 0 || id > 0xFFFF) {
@@ -34,6 +36,32 @@ public class TargetPortGroup {
             throw new IllegalArgumentException("a target port group always has a state");
         }
         this.accessState = s;
+    }
+
+    /**
+     * IMPLICIT TRANSITION TIME (SPC-4 §6.27, extended REPORT TARGET PORT GROUPS header), seconds, 0..255: how long
+     * an initiator should allow an implicit transition of this group to take (LIO implicit_trans_secs).
+     */
+    public int implicitTransitionSeconds() { return implicitTransitionSeconds; }
+
+    public void implicitTransitionSeconds(int s) {
+        if (s < 0 || s > 255) {
+            throw new IllegalArgumentException("implicit transition time " + s + " s is not 0..255");
+        }
+        this.implicitTransitionSeconds = s;
+    }
+
+    /**
+     * How long a transition of this group stays in TRANSITIONING before the new state is published (LIO
+     * trans_delay_msecs); 0 = immediate.
+     */
+    public long transitionDelayMillis() { return transitionDelayMillis; }
+
+    public void transitionDelayMillis(long ms) {
+        if (ms < 0) {
+            throw new IllegalArgumentException("transition delay " + ms + " ms is negative");
+        }
+        this.transitionDelayMillis = ms;
     }
 
     @Override

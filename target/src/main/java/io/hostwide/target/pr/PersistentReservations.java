@@ -28,14 +28,16 @@ public final class PersistentReservations {
 
     /**
      * Keeps APTPL state in {@code directory} (file {@code aptpl_<unit serial>}, written atomically) and restores
-     * what a previous run persisted there. Call once, before the LU is exported.
+     * what a previous run persisted there, with PRgeneration 0 as after any power on. Call once, before the LU
+     * is exported.
      */
     public synchronized void persistIn(Path directory) {
         this.aptplFile = directory.resolve("aptpl_" + device.unitSerial());
         try {
             PrState restored = AptplStore.read(aptplFile);
-            if (restored != null) {
-                state = restored;
+            if (restored != null) { // a restart is a power on: PRgeneration restarts at 0 (SPC-4 §6.16.2)
+                state = new PrState(0, restored.registrations(), restored.type(), restored.holder(), null,
+                        restored.aptpl());
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot restore APTPL state from " + aptplFile, e);
@@ -91,6 +93,20 @@ public final class PersistentReservations {
         PrState s = state;
         if (s.spc2Holder() != null) {
             state = new PrState(s.generation(), s.registrations(), s.type(), s.holder(), null, s.aptpl());
+        }
+    }
+
+    /**
+     * A power on (TARGET COLD RESET, SAM-5 §6.3.2). SPC-4 §5.14.5 (APTPL): when the last valid PERSISTENT RESERVE
+     * OUT parameter list set APTPL, the registrations and the persistent reservation are kept, as across a power
+     * loss; otherwise they are all lost. The SPC-2 reservation goes either way, and PRgeneration restarts at 0
+     * "regardless of the APTPL bit value" (SPC-4 §6.16.2).
+     */
+    public synchronized void powerOn() {
+        PrState s = state;
+        PrState next = s.aptpl() ? new PrState(0, s.registrations(), s.type(), s.holder(), null, true) : PrState.EMPTY;
+        if (!publish(next)) { // the APTPL file could not be rewritten: keep what it holds, still drop SPC-2
+            releaseSpc2();
         }
     }
 

@@ -1,14 +1,17 @@
 package io.hostwide.target.spc;
 
 import io.hostwide.scsi.spec.LunAddress;
+import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.target.SenseReason;
 import io.hostwide.target.SessionLun;
 import io.hostwide.target.TargetCommand;
+import io.hostwide.target.model.BackgroundOperation;
 import io.hostwide.target.model.Device;
 
 /**
  * REQUEST SENSE (SPC-4 §6.39): returns, with GOOD status, the sense data of a pending unit attention (removing
- * it), else the current not-ready condition, else NO SENSE. DESC selects descriptor format. On a LUN the nexus
+ * it), else a sanitize in progress (NO SENSE, 04h/1Bh, progress indication), else the current not-ready condition,
+ * else NO SENSE. DESC selects descriptor format. On a LUN the nexus
  * does not have, the data is ILLEGAL REQUEST / LOGICAL UNIT NOT SUPPORTED (SPC-4 §4.3.2).
  */
 public final class RequestSense {
@@ -27,8 +30,13 @@ public final class RequestSense {
             len = TargetCommand.encodeSenseData(d, SenseReason.LOGICAL_UNIT_NOT_SUPPORTED, 0, desc);
         } else {
             int ua = alloc > 0 ? sl.unitAttentions().poll() : sl.unitAttentions().peek();
+            BackgroundOperation op = dev.operation();
             if (ua >= 0) {
                 len = TargetCommand.encodeSenseData(d, SenseReason.UNIT_ATTENTION, ua, desc);
+            } else if (op != null) {
+                // SPC-4 §6.39.2: NO SENSE with the operation's ASC/ASCQ and its progress indication
+                len = TargetCommand.encodeSenseData(d, SenseKey.NO_SENSE, op.notReadyReason().ascAscq(),
+                        TargetCommand.progressIndication(op.progressIndication()), desc);
             } else if (!dev.mediumLoaded()) {
                 len = TargetCommand.encodeSenseData(d, SenseReason.MEDIUM_NOT_PRESENT, 0, desc);
             } else {

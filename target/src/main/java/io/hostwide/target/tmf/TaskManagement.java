@@ -37,7 +37,8 @@ import java.util.function.Predicate;
  * medium-removal prevention and raises BUS DEVICE RESET FUNCTION OCCURRED (29h/03h) for every I_T nexus of the
  * LU; TARGET WARM RESET does that for every LU of the target with SCSI BUS RESET OCCURRED (29h/02h), TARGET COLD
  * RESET with POWER ON OCCURRED (29h/01h); I_T NEXUS RESET releases that nexus's SPC-2 reservations and raises I_T
- * NEXUS LOSS OCCURRED (29h/07h) for it. Persistent reservations survive all of them (SPC-4 §5.13.1).
+ * NEXUS LOSS OCCURRED (29h/07h) for it. Persistent reservations survive all of them (SPC-4 §5.13.1) but TARGET
+ * COLD RESET, a power on, which keeps them only with APTPL ({@code PersistentReservations.powerOn}).
  */
 public final class TaskManagement {
     /** REPORT SUPPORTED TASK MANAGEMENT FUNCTIONS bytes 0..1 (SPC-4 §6.36): ATS ATSS CTSS LURS QTS TRS; QUAS QTSS ITNRS. */
@@ -91,8 +92,11 @@ public final class TaskManagement {
                 ScsiTarget t = s.port().target();
                 int asc = f == TmfFunction.TARGET_COLD_RESET ? Asc.POWER_ON_OCCURRED : 0x2902; // SCSI BUS RESET OCCURRED
                 abort(s, f, c -> c.session().port().target() == t, null, () -> {
-                    resetTarget(t, asc);
+                    Set<Device> lus = resetTarget(t, asc);
                     if (f == TmfFunction.TARGET_COLD_RESET) {
+                        for (Device d : lus) {
+                            d.services().reservations().powerOn();
+                        }
                         core.powerOnOccurred(t);
                     }
                 }, cb);
@@ -220,7 +224,8 @@ public final class TaskManagement {
         dev.broadcastUnitAttention(ascAscq, null);
     }
 
-    private void resetTarget(ScsiTarget t, int ascAscq) {
+    /** @return the target's logical units, each reset */
+    private Set<Device> resetTarget(ScsiTarget t, int ascAscq) {
         Set<Device> devices = new LinkedHashSet<>();
         for (TargetPort p : t.ports()) {
             for (Lun l : p.luns()) {
@@ -230,6 +235,7 @@ public final class TaskManagement {
         for (Device d : devices) {
             resetLogicalUnit(d, ascAscq);
         }
+        return devices;
     }
 
     /** SAM-5 §6.3.4: the nexus's SPC-2 reservations go, and it sees I_T NEXUS LOSS OCCURRED on every LU. */
