@@ -10,8 +10,12 @@ public final class InitiatorConfig {
 
     IscsiUrl url;
     String initiatorName = "iqn.2026-12.io.hostwide:initiator";
-    /** ISID type 10b ("random", RFC 7143 §11.12.5): the same one on every login, so a relogin reinstates. */
-    long isid = 0x8000_1234_5678L;
+    /**
+     * ISID type 10b ("random", RFC 7143 §11.12.5): a random B/C per process and a counter in the qualifier, so two
+     * sessions of this process to one target never reinstate each other, while each session's relogins reuse its own
+     * ISID and so reinstate it (§6.3.5).
+     */
+    long isid = nextIsid();
     ChapCredentials chap;
     ChapCredentials mutualChap;
     int connections = 2;
@@ -27,6 +31,15 @@ public final class InitiatorConfig {
     long tmfTimeoutMillis = 10_000;
     long recoveryTimeoutMillis = 120_000;
     long ioTimeoutMillis = 30_000;
+
+    private static final long ISID_BASE = 0x8000_0000_0000L
+            | (new java.security.SecureRandom().nextInt(1 << 24) & 0xff_ffffL) << 16;
+    private static final java.util.concurrent.atomic.AtomicInteger ISID_QUALIFIER =
+            new java.util.concurrent.atomic.AtomicInteger();
+
+    private static long nextIsid() {
+        return ISID_BASE | (ISID_QUALIFIER.incrementAndGet() & 0xffff);
+    }
 
     public InitiatorConfig(IscsiUrl url) {
         this.url = url;

@@ -84,6 +84,10 @@ final class InitiatorSession {
         return state;
     }
 
+    int taskSlots() {
+        return table.slotsCreated();
+    }
+
     long reinstatements() {
         return reinstatements.get();
     }
@@ -382,5 +386,9 @@ final class InitiatorSession {
             teardown(l, HostByte.DID_NO_CONNECT);
         }
         sweep(t -> true, HostByte.DID_NO_CONNECT);
+        ScsiHost h = host;
+        if (h != null) {
+            h.blockRequests(false);   // requests held back during recovery now fail with DID_NO_CONNECT
+        }
     }
 }

@@ -60,6 +60,9 @@ class DataIntegrityTest {
             }
             assertThat(hba.reinstatements()).isZero();
             InitiatorStats st = hba.stats();
+            // Regression: the midlayer clears lldPrivate before each issue; tasks must stay one per command slot.
+            assertThat(hba.session().taskSlots()).as("task slots after %d commands", st.commands())
+                    .isLessThanOrEqualTo(hba.host().canQueue() * hba.host().nrHwQueues() + 16);
             assertThat(st.dataInPdus()).as("Data-In PDUs").isGreaterThan(st.commands() / 2);
             switch (path) {
                 case IMMEDIATE -> assertThat(st.immediateDataPdus()).isPositive();

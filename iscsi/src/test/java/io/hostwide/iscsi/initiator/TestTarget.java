@@ -23,6 +23,7 @@ final class TestTarget implements AutoCloseable {
     private final ChapPolicy chap;
     private final NegotiationPolicy policy;
     private final int queueDepth;
+    private long nopInMillis = 15_000;
     private IscsiTargetServer server;
     private int tcpPort;
 
@@ -43,9 +44,16 @@ final class TestTarget implements AutoCloseable {
 
     private void start(int p) throws Exception {
         server = IscsiTargetServer.builder(core).export(port, chap, "ram0").negotiation(policy).queueDepth(queueDepth)
-                .portal(new InetSocketAddress("127.0.0.1", p)).build();
+                .nopIn(nopInMillis, Math.max(nopInMillis, 500)).portal(new InetSocketAddress("127.0.0.1", p)).build();
         server.start();
         tcpPort = server.boundAddresses().get(0).getPort();
+    }
+
+    /** Restarts the server with target NOP-In pings every {@code millis} on idle connections. */
+    void pingEvery(long millis) throws Exception {
+        nopInMillis = millis;
+        server.close();
+        start(tcpPort);
     }
 
     int port() {
