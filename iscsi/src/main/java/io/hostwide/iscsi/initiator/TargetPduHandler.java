@@ -88,8 +88,15 @@ final class TargetPduHandler {
         }
         stats.dataInPdus.increment();
         if (len > 0) {
-            cmd.buffer().put(cmd.bufferPosition() + d.bufferOffset(), data, data.position(), len);
-            t.received += len;
+            if (!t.beginCopy(d.initiatorTaskTag())) {
+                return null;   // ended meanwhile (abort, reset): its buffer is not ours any more
+            }
+            try {
+                cmd.buffer().put(cmd.bufferPosition() + d.bufferOffset(), data, data.position(), len);
+                t.received += len;
+            } finally {
+                t.endCopy();
+            }
         }
         if (d.statusPresent()) {
             int resid = Math.max(d.underflow() ? d.residualCount() : 0, cmd.transferLength() - t.received);

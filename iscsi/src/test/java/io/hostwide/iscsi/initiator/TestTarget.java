@@ -42,10 +42,30 @@ final class TestTarget implements AutoCloseable {
         this(ChapPolicy.NONE, NegotiationPolicy.defaults(), 128, 64L << 20);
     }
 
+    /** Binds {@code p} (0: any); a just-closed listener may hold its port briefly (NIO defers the close). */
     private void start(int p) throws Exception {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                bind(p);
+                return;
+            } catch (java.net.BindException e) {
+                if (attempt == 100) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    private void bind(int p) throws Exception {
         server = IscsiTargetServer.builder(core).export(port, chap, "ram0").negotiation(policy).queueDepth(queueDepth)
                 .nopIn(nopInMillis, Math.max(nopInMillis, 500)).portal(new InetSocketAddress("127.0.0.1", p)).build();
-        server.start();
+        try {
+            server.start();
+        } catch (java.io.IOException e) {
+            server.close();
+            throw e;
+        }
         tcpPort = server.boundAddresses().get(0).getPort();
     }
 
