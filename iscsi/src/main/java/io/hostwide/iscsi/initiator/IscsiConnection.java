@@ -6,6 +6,7 @@ import io.hostwide.iscsi.pdu.DecodeResult;
 import io.hostwide.iscsi.pdu.Pdu;
 import io.hostwide.scsi.mid.ScsiCmnd;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -83,6 +84,16 @@ final class IscsiConnection {
     /** Sends while the caller holds {@link #lockSend()}. */
     void sendLocked(Pdu pdu) throws IOException {
         ch.send(pdu);
+    }
+
+    /** {@link PduChannel#sendBuffer()}; only under {@link #lockSend()}. */
+    ByteBuffer sendBufferLocked() {
+        return ch.sendBuffer();
+    }
+
+    /** {@link PduChannel#sendHot}; only under {@link #lockSend()}. */
+    void sendHotLocked(ByteBuffer src, int from, int length) throws IOException {
+        ch.sendHot(src, from, length);
     }
 
     private void readLoop() {

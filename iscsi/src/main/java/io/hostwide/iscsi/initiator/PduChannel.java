@@ -79,6 +79,23 @@ final class PduChannel implements AutoCloseable {
     }
 
     /**
+     * The hot path: the BHS is already in {@link #sendBuffer()} at 0 (written by {@link HotHeaders}); adds the header
+     * digest and {@code length} bytes of {@code src} from absolute index {@code from} as the data segment, and
+     * writes the PDU. Allocates nothing. Not thread-safe: the caller holds the connection's send lock.
+     */
+    void sendHot(ByteBuffer src, int from, int length) throws IOException {
+        int end = encoder.sealHeader(send, 0, 0);
+        send.position(end);
+        encoder.appendData(send, src, from, length);
+        out.write(send.array(), 0, send.position());
+    }
+
+    /** The send buffer with room for a BHS, digests and one data segment of the target's MaxRecvDataSegmentLength. */
+    ByteBuffer sendBuffer() {
+        return send.clear();
+    }
+
+    /**
      * Reads and decodes the next PDU: a {@link Pdu} or a {@link io.hostwide.iscsi.pdu.DecodeError}. The end of the
      * stream is an {@link EOFException}.
      */

@@ -144,7 +144,7 @@ final class TargetPduHandler {
             return "R2T outside the command's data (offset " + off + ", length " + len + ")";
         }
         stats.r2ts.increment();
-        dataOut.send(c, t, r.initiatorTaskTag(), r.targetTransferTag(), (int) off, (int) len, false);
+        dataOut.send(c, t, r.initiatorTaskTag(), r.targetTransferTag(), (int) off, (int) len);
         return null;
     }
 
