@@ -80,7 +80,7 @@ final class Completion {
         int hint = rq.ctx.index;
         int tag = rq.tag;
         int schedTag = rq.internalTag;
-        boolean inflight = (rq.rqFlags & Request.RQF_MQ_INFLIGHT) != 0;
+        int rqFlags = rq.rqFlags;
         Tags schedTags = h.schedTags;
         rq.tag = -1;
         rq.internalTag = -1;
@@ -93,8 +93,8 @@ final class Completion {
         rq.q = null;
         rq.setIdleNextGeneration();
         if (tag >= 0) {
-            if (inflight) {
-                TagAlloc.decActive(h);
+            if ((rqFlags & Request.RQF_MQ_INFLIGHT) != 0) {
+                TagAlloc.decActive(h, rqFlags);
             }
             h.tags.put(tag, hint);
         }
@@ -102,5 +102,6 @@ final class Completion {
             schedTags.put(schedTag, hint);
         }
         Dispatcher.restart(h);
+        Dispatcher.completionRun(h);
     }
 }

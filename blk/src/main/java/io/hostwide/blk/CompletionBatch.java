@@ -94,7 +94,8 @@ public final class CompletionBatch {
             Hctx h = rqs[i].hctx;
             Tags tags = h.tags;
             int nbits = 0;
-            int inflight = 0;
+            int inflightHctx = 0;
+            int inflightQueue = 0;
             RequestQueue q = h.q;
             for (; i < count && (rqs[i] == null || rqs[i].hctx == h); i++) {
                 Request rq = rqs[i];
@@ -102,8 +103,10 @@ public final class CompletionBatch {
                     continue;
                 }
                 Budget.releaseOf(rq);
-                if ((rq.rqFlags & Request.RQF_MQ_INFLIGHT) != 0) {
-                    inflight++;
+                if ((rq.rqFlags & Request.RQF_MQ_INFLIGHT_Q) != 0) {
+                    inflightQueue++;
+                } else if ((rq.rqFlags & Request.RQF_MQ_INFLIGHT) != 0) {
+                    inflightHctx++;
                 }
                 bits[nbits++] = rq.tag - tags.nrReservedTags;
                 rq.tag = -1;
@@ -113,16 +116,16 @@ public final class CompletionBatch {
                 rq.q = null;
                 rq.setIdleNextGeneration();
             }
-            if (inflight > 0) {
-                if (q.set.hostTagset) {
-                    q.addNrActiveShared(-inflight);
-                } else {
-                    h.addNrActive(-inflight);
-                }
+            if (inflightQueue > 0) {
+                q.addNrActiveShared(-inflightQueue);
+            }
+            if (inflightHctx > 0) {
+                h.addNrActive(-inflightHctx);
             }
             tags.bitmapTags.clearBatch(bits, nbits);
             q.completed.add(nbits);
             Dispatcher.restart(h);
+            Dispatcher.completionRun(h);
         }
     }
 }

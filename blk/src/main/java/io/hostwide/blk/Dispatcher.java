@@ -114,6 +114,29 @@ final class Dispatcher {
         }
     }
 
+    /**
+     * The unconditional re-run after a completion on a shared tag set, when a {@link SharedTagModes} asks for one:
+     * all hctxs of the queue (the RFC kernel's {@code blk_mq_run_hw_queues(q, true)} in {@code scsi_end_request})
+     * or only the completing one (change 2 of seed 001). Each run is skipped when its hctx has no work.
+     */
+    static void completionRun(Hctx h) {
+        TagSet set = h.q.set;
+        if (set.sharedTagModes() == SharedTagModes.IMPROVED || !(TagAlloc.queueShared(h) || set.hostTagset)) {
+            return;
+        }
+        if (set.mode(SharedTagModes.RUN_ALL_HCTX_ON_COMPLETION)) {
+            for (Hctx other : h.q.hctxs) {
+                if (!other.isStopped()) {
+                    h.q.completionRuns.inc();
+                    runHwQueue(other, true);
+                }
+            }
+        } else if (set.mode(SharedTagModes.RUN_COMPLETING_HCTX_ON_COMPLETION)) {
+            h.q.completionRuns.inc();
+            runHwQueue(h, true);
+        }
+    }
+
     private static void flushBusyCtxs(Hctx h, RqList out) {
         for (Ctx ctx : h.ctxs) {
             if (h.isCtxPending(ctx.indexHw)) {

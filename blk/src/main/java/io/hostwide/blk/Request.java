@@ -31,6 +31,8 @@ public final class Request {
     static final int RQF_USE_SCHED = 16;
     /** Handed to the driver at least once ({@code RQF_STARTED}); such a request never takes merges. */
     static final int RQF_STARTED = 32;
+    /** With RQF_MQ_INFLIGHT: counted in the queue's shared-tags {@code nr_active}, not the hctx's. */
+    static final int RQF_MQ_INFLIGHT_Q = 64;
 
     /**
      * Segments one request can carry: the capacity of its segment arrays. The queue's
@@ -74,6 +76,8 @@ public final class Request {
     long userData;
     /** Segments in use (≥ 1); segments 1.. live in the arrays below at index - 1. */
     int nrSegs = 1;
+    /** Physical segments of {@code max_segment_size} over all bios ({@code rq->nr_phys_segments}). */
+    int nrPhysSegs = 1;
     /** Extra segments of merged bios, allocated on this slot's first merge and kept for its life. */
     ByteBuffer[] segBuf;
     int[] segLen;

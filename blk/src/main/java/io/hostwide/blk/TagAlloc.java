@@ -22,12 +22,22 @@ final class TagAlloc {
     }
 
     /**
+     * Whether fair sharing counts this hctx's queue as one user with its outstanding requests summed over all of
+     * its hctxs: host-wide tags with change 1 of seed 001 in effect ({@link SharedTagModes#OUTSTANDING_PER_HCTX}
+     * clear). Otherwise each hctx is a user counting only its own requests.
+     */
+    static boolean perQueue(Hctx h) {
+        TagSet set = h.q.set;
+        return set.hostTagset && !set.mode(SharedTagModes.OUTSTANDING_PER_HCTX);
+    }
+
+    /**
      * {@code blk_mq_tag_busy}: marks the hctx (or, with host-wide tags, the queue)
      * active on its first driver-tag use and counts it in {@code active_queues}.
      * A plain test precedes the RMW so the common case does not dirty the line.
      */
     static void tagBusy(Hctx h) {
-        if (h.q.set.hostTagset) {
+        if (perQueue(h)) {
             if (h.q.isHctxActive() || h.q.testAndSetHctxActive()) {
                 return;
             }
@@ -37,16 +47,45 @@ final class TagAlloc {
         h.tags.incActiveQueues();
     }
 
-    /** {@code blk_mq_tag_idle}: the inverse, waking every waiter since the other slices grew. */
-    static void tagIdle(Hctx h) {
-        if (h.q.set.hostTagset) {
-            if (!h.q.testAndClearHctxActive()) {
-                return;
-            }
-        } else if (!h.testAndClearState(Hctx.S_TAG_ACTIVE)) {
+    /**
+     * {@code blk_mq_tag_idle} without the wake-up: clears whichever active state is set (both kinds, so a
+     * mode change under I/O cannot leak a user) and returns whether one was.
+     */
+    static boolean tagIdle(Hctx h) {
+        boolean was = false;
+        if (h.q.set.hostTagset && h.q.testAndClearHctxActive()) {
+            h.tags.decActiveQueues();
+            was = true;
+        }
+        if (h.testState(Hctx.S_TAG_ACTIVE) && h.testAndClearState(Hctx.S_TAG_ACTIVE)) {
+            h.tags.decActiveQueues();
+            was = true;
+        }
+        return was;
+    }
+
+    /**
+     * {@code blk_mq_tag_idle} for every hctx of an idle queue, then {@code blk_mq_tag_wakeup_all} since the other
+     * users' slices grew: once per tag space (change 3 of seed 001), or with
+     * {@link SharedTagModes#WAKE_ALL_PER_HCTX} once for each hctx of the queue, as the RFC kernel did.
+     */
+    static void queueIdle(RequestQueue q) {
+        boolean idled = false;
+        for (Hctx h : q.hctxs) {
+            idled |= tagIdle(h);
+        }
+        if (!idled) {
             return;
         }
-        h.tags.decActiveQueues();
+        if (q.set.mode(SharedTagModes.WAKE_ALL_PER_HCTX)) {
+            for (Hctx h : q.hctxs) {
+                h.tags.wakeAll();
+            }
+        } else {
+            for (Tags t : q.distinctDriverTags()) {
+                t.wakeAll();
+            }
+        }
     }
 
     /** {@code hctx_may_queue}: allowed = max(ceil(depth / active_queues), 4). */
@@ -55,7 +94,7 @@ final class TagAlloc {
             return true;
         }
         RequestQueue q = h.q;
-        if (q.set.hostTagset) {
+        if (perQueue(h)) {
             if (!q.isHctxActive()) {
                 return true;
             }
@@ -74,20 +113,24 @@ final class TagAlloc {
         return activeRequests(h) < allowed;
     }
 
+    /** The outstanding count fair sharing compares for this hctx. */
     static int activeRequests(Hctx h) {
-        return h.q.set.hostTagset ? h.q.nrActiveShared() : h.nrActive();
+        return perQueue(h) ? h.q.nrActiveShared() : h.nrActive();
     }
 
-    private static void incActive(Hctx h) {
-        if (h.q.set.hostTagset) {
+    /** Counts a request in {@code nr_active} and returns the RQF bits that say where. */
+    private static int incActive(Hctx h) {
+        if (perQueue(h)) {
             h.q.addNrActiveShared(1);
-        } else {
-            h.addNrActive(1);
+            return Request.RQF_MQ_INFLIGHT | Request.RQF_MQ_INFLIGHT_Q;
         }
+        h.addNrActive(1);
+        return Request.RQF_MQ_INFLIGHT;
     }
 
-    static void decActive(Hctx h) {
-        if (h.q.set.hostTagset) {
+    /** Undoes {@link #incActive} for a request with these {@code rqFlags} (RQF_MQ_INFLIGHT set). */
+    static void decActive(Hctx h, int rqFlags) {
+        if ((rqFlags & Request.RQF_MQ_INFLIGHT_Q) != 0) {
             h.q.addNrActiveShared(-1);
         } else {
             h.addNrActive(-1);
@@ -145,8 +188,7 @@ final class TagAlloc {
             rq.internalTag = -1;
             rq.tag = tag;
             if (queueShared(h) && !reserved) {
-                rq.rqFlags |= Request.RQF_MQ_INFLIGHT;
-                incActive(h);
+                rq.rqFlags |= incActive(h);
             }
         }
         return rq;
@@ -213,8 +255,7 @@ final class TagAlloc {
             }
             rq.tag = tag;
             if (shared && !reserved) {
-                rq.rqFlags |= Request.RQF_MQ_INFLIGHT;
-                incActive(h);
+                rq.rqFlags |= incActive(h);
             }
         }
         h.tags.setRq(rq.tag, rq);
@@ -235,8 +276,8 @@ final class TagAlloc {
         int tag = rq.tag;
         rq.tag = -1;
         if ((rq.rqFlags & Request.RQF_MQ_INFLIGHT) != 0) {
-            rq.rqFlags &= ~Request.RQF_MQ_INFLIGHT;
-            decActive(h);
+            decActive(h, rq.rqFlags);
+            rq.rqFlags &= ~(Request.RQF_MQ_INFLIGHT | Request.RQF_MQ_INFLIGHT_Q);
         }
         h.tags.put(tag, rq.ctx.index);
     }

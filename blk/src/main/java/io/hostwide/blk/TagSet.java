@@ -29,6 +29,8 @@ public final class TagSet implements AutoCloseable {
     private final List<Tags> allocated = new ArrayList<>();
     private final CopyOnWriteArrayList<RequestQueue> tagList = new CopyOnWriteArrayList<>();
     private boolean closed;
+    /** {@link SharedTagModes} bits; written rarely, read (plain volatile) on every tag allocation and completion. */
+    private volatile int sharedTagModes = SharedTagModes.IMPROVED;
 
     /**
      * {@code blk_mq_alloc_tag_set}. If the request pools cannot be allocated the depth
@@ -177,9 +179,30 @@ public final class TagSet implements AutoCloseable {
                 h.flags |= TagSetFlags.TAG_QUEUE_SHARED;
             } else {
                 h.flags &= ~TagSetFlags.TAG_QUEUE_SHARED;
-                TagAlloc.tagIdle(h);
             }
         }
+        if (!shared) {
+            TagAlloc.queueIdle(q);
+        }
+    }
+
+    /**
+     * Selects the behaviour of Kashyap Desai's three changes (seed 001), see {@link SharedTagModes}. May be changed
+     * under I/O: each request remembers where its outstanding count went, and going idle clears both the per-hctx
+     * and the per-queue active state, so the counts stay balanced.
+     *
+     * @throws IllegalArgumentException for unknown bits or both completion-run modes at once
+     */
+    public void setSharedTagModes(int modes) {
+        sharedTagModes = SharedTagModes.check(modes);
+    }
+
+    public int sharedTagModes() {
+        return sharedTagModes;
+    }
+
+    boolean mode(int bit) {
+        return (sharedTagModes & bit) != 0;
     }
 
     /** Frees the tag set; every queue must have been closed. */

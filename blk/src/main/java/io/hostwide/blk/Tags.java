@@ -35,6 +35,8 @@ public final class Tags {
     /** Guarded by {@code this} for writes; read lock-free (acquire) by hctx_may_queue. */
     @SuppressWarnings("unused")
     private int activeQueues;
+    /** {@code blk_mq_tag_wakeup_all} calls, for tests and the lab (rare path: a plain counter under {@code this}). */
+    private long wakeAllCalls;
 
     /** Allocates both bitmaps and one request per tag; {@code nrHints} is the number of ctxs. */
     Tags(int nrTags, int nrReservedTags, int nrHints, boolean roundRobin) {
@@ -115,7 +117,7 @@ public final class Tags {
         bitmapTags.recalculateWakeBatch(users);
     }
 
-    /** {@code blk_mq_tag_idle} bookkeeping: fewer sharers, larger slices, so wake everyone. */
+    /** {@code blk_mq_tag_idle} bookkeeping: one sharer fewer; the caller wakes the waiters ({@link #wakeAll}). */
     void decActiveQueues() {
         int users;
         synchronized (this) {
@@ -123,10 +125,22 @@ public final class Tags {
             ACTIVE.setRelease(this, users);
         }
         bitmapTags.recalculateWakeBatch(Math.max(users, 1));
+    }
+
+    /** {@code blk_mq_tag_wakeup_all}: the slices grew, so every waiter re-checks. */
+    void wakeAll() {
+        synchronized (this) {
+            wakeAllCalls++;
+        }
         bitmapTags.wakeAll();
         if (breservedTags != null) {
             breservedTags.wakeAll();
         }
+    }
+
+    /** How many times {@link #wakeAll} ran (seed 001's third change counts these). */
+    public synchronized long wakeAllCalls() {
+        return wakeAllCalls;
     }
 
     /** Tags held now, reserved and normal. */

@@ -96,9 +96,7 @@ final class Timeouts {
         if (next != Long.MAX_VALUE) {
             addTimer(next);
         } else if (!inFlight) {
-            for (Hctx h : q.hctxs) {
-                TagAlloc.tagIdle(h);
-            }
+            TagAlloc.queueIdle(q);
         }
     }
 

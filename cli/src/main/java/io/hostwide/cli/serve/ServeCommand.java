@@ -116,6 +116,10 @@ public final class ServeCommand implements Callable<Integer> {
                 reply.put("ok", true);
                 reply.putAll(assembly.status());
             }
+            case "stats" -> {
+                reply.put("ok", true);
+                reply.putAll(assembly.stats());
+            }
             case "reload" -> {
                 if (config == null) {
                     throw new IllegalArgumentException("serve was started without --config: nothing to reload");
@@ -125,7 +129,7 @@ public final class ServeCommand implements Callable<Integer> {
                 reply.put("changes", changes);
             }
             default -> throw new IllegalArgumentException("unknown admin command '" + command
-                    + "' (known: status, reload)");
+                    + "' (known: status, stats, reload)");
         }
         return reply;
     }

@@ -14,7 +14,8 @@ import io.hostwide.scsi.sd.DiscardMode;
  * @param sectorSize     logical block size
  * @param perHostStore   one store per host instead of one shared by every LUN
  * @param delayNanos     completion delay; 0 completes inline in {@code queuecommand}
- * @param seekNanos      extra delay for a non-sequential access on rotational LUNs (0 = none)
+ * @param seekNanos      rotational LUNs: one average seek for a non-sequential access (0 = not rotational-timed)
+ * @param xferBytesPerSec rotational LUNs: media transfer rate of the serial {@link SeekModel} (used when seekNanos > 0)
  * @param nrHwQueues     {@code submit_queues} / {@code nr_hw_queues}
  * @param canQueue       tag-set depth
  * @param cmdPerLun      initial per-LUN queue depth
@@ -28,7 +29,7 @@ import io.hostwide.scsi.sd.DiscardMode;
  * @param force16        READ/WRITE always use the 16-byte CDBs ({@code cdb_len=16})
  */
 public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long sizeBytes, int sectorSize,
-                            boolean perHostStore, long delayNanos, long seekNanos, int nrHwQueues, int canQueue,
+                            boolean perHostStore, long delayNanos, long seekNanos, long xferBytesPerSec, int nrHwQueues, int canQueue,
                             int cmdPerLun, boolean hostTagset, int everyNth, int opts, boolean rotational,
                             boolean thin, DiscardMode discardMode, RestartPolicy restartPolicy,
                             boolean bypassBudgetNonRotational, boolean trackQueueDepth, long timeoutMillis,
@@ -46,6 +47,9 @@ public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long 
         }
         if (cmdPerLun < 1) {
             throw new IllegalArgumentException(kind + ": cmd_per_lun must be >= 1, got " + cmdPerLun);
+        }
+        if (seekNanos > 0 && xferBytesPerSec <= 0) {
+            throw new IllegalArgumentException(kind + ": the transfer rate (xfer_mbps) must be > 0 with a seek model");
         }
         if (sizeBytes < sectorSize) {
             throw new IllegalArgumentException(kind + ": dev_size_mb smaller than one sector");

@@ -50,6 +50,7 @@ final class LoopLld implements LowLevelDriver, Fabric {
     private final Session[] sessions;
     private final long delayNanos;
     private final long seekNanos;
+    private final long xferBytesPerSec;
     private final ErrorInjector injector;
     private final CompletionTimer timer;
     private final Map<ScsiDevice, SeekModel> seek = new ConcurrentHashMap<>();
@@ -60,11 +61,13 @@ final class LoopLld implements LowLevelDriver, Fabric {
     /** How long error handling waits for the target core's task management answer. */
     private static final long TMF_TIMEOUT_SECONDS = 30;
 
-    LoopLld(String name, Session[] sessions, long delayNanos, long seekNanos, ErrorInjector injector, CompletionTimer timer) {
+    LoopLld(String name, Session[] sessions, long delayNanos, long seekNanos, long xferBytesPerSec,
+            ErrorInjector injector, CompletionTimer timer) {
         this.name = name;
         this.sessions = sessions;
         this.delayNanos = delayNanos;
         this.seekNanos = seekNanos;
+        this.xferBytesPerSec = xferBytesPerSec;
         this.injector = injector;
         this.timer = timer;
     }
@@ -168,9 +171,10 @@ final class LoopLld implements LowLevelDriver, Fabric {
         if (seekNanos > 0 && isReadWrite(cmd.opcode())) {
             SeekModel m = seek.get(cmd.device());
             if (m == null) {
-                m = seek.computeIfAbsent(cmd.device(), d -> new SeekModel(seekNanos));
+                m = seek.computeIfAbsent(cmd.device(), d -> new SeekModel(seekNanos, xferBytesPerSec));
             }
-            delay += m.access(lba(cmd), blocks(cmd));
+            // Serial head: the wait behind earlier commands of this LUN plus this one's seek and transfer.
+            delay += m.access(lba(cmd), blocks(cmd), cmd.transferLength(), System.nanoTime());
         }
         finish(t, delay);
     }

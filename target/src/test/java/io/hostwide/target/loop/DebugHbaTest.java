@@ -97,6 +97,8 @@ class DebugHbaTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("opts");
         assertThatThrownBy(() -> BlockDevices.open("debug:seek_ns=5"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("seek_ns");
+        assertThatThrownBy(() -> BlockDevices.open("debug:xfer_mbps=50"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("xfer_mbps");
         assertThatThrownBy(() -> BlockDevices.open("debug:max_luns=2,disk=2"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("disk");
     }

@@ -1,0 +1,54 @@
+package io.hostwide.target.loop;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SeekModelTest {
+
+    private static final long SEEK = 1_000_000;          // 1 ms
+    private static final long RATE = 100_000_000;        // 100 MB/s: 10 ns per byte
+
+    @Test
+    void aLoneRandomCommandCostsASeekPlusItsTransfer() {
+        SeekModel m = new SeekModel(SEEK, RATE);
+        assertThat(m.access(100, 8, 4096, 0)).isEqualTo(SEEK + 40_960);
+    }
+
+    @Test
+    void aCommandContinuingThePreviousOneSkipsTheSeek() {
+        SeekModel m = new SeekModel(SEEK, RATE);
+        long first = m.access(0, 8, 4096, 0);
+        // Issued once the head is free again: only the transfer.
+        assertThat(m.access(8, 8, 4096, first)).isEqualTo(40_960);
+    }
+
+    @Test
+    void commandsInFlightTogetherAreServedOneAfterAnother() {
+        SeekModel m = new SeekModel(SEEK, RATE);
+        long a = m.access(0, 8, 4096, 0);
+        long b = m.access(1000, 8, 4096, 0);
+        long c = m.access(5000, 8, 4096, 0);
+        assertThat(b).isEqualTo(2 * a);
+        assertThat(c).isEqualTo(3 * a);
+    }
+
+    @Test
+    void oneBigCommandBeatsTheSameBytesInSmallRandomOnes() {
+        SeekModel merged = new SeekModel(SEEK, RATE);
+        long big = merged.access(0, 64, 32_768, 0);
+        SeekModel split = new SeekModel(SEEK, RATE);
+        long last = 0;
+        for (int i = 0; i < 8; i++) {
+            last = split.access(i * 1000L, 8, 4096, 0);   // interleaved streams: every command seeks
+        }
+        assertThat(big).isLessThan(last);
+    }
+
+    @Test
+    void badParametersAreRefused() {
+        assertThatThrownBy(() -> new SeekModel(-1, RATE)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SeekModel(SEEK, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
