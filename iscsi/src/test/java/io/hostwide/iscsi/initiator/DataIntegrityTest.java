@@ -54,7 +54,7 @@ class DataIntegrityTest {
             long seed = 1;
             for (int size : SIZES) {
                 for (int depth : DEPTHS) {
-                    int count = (int) Math.min(depth * 2L, (60L << 20) / size);
+                    int count = (int) Math.min(depth + 2L, (60L << 20) / size);   // enough to fill the depth
                     DiskIo.writeReadVerify(disk, 0, size, count, depth, seed++);
                 }
             }
