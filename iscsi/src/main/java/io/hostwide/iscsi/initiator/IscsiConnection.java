@@ -2,7 +2,6 @@ package io.hostwide.iscsi.initiator;
 
 import io.hostwide.iscsi.login.NegotiatedParameters;
 import io.hostwide.iscsi.pdu.DecodeError;
-import io.hostwide.iscsi.pdu.DecodeResult;
 import io.hostwide.iscsi.pdu.Pdu;
 import io.hostwide.scsi.mid.ScsiCmnd;
 import java.io.IOException;
@@ -100,12 +99,15 @@ final class IscsiConnection {
         TargetPduHandler handler = session.handler();
         try {
             while (!closed) {
-                DecodeResult r = ch.receive();
-                if (r instanceof DecodeError e) {
+                String problem;
+                if (ch.next()) {
+                    problem = handler.handleHot(this, ch.frame(), ch.hotDataAt(), ch.hotDataLength());
+                } else if (ch.decoded() instanceof DecodeError e) {
                     session.connectionFailed(this, "bad PDU from the target: " + e.detail());
                     return;
+                } else {
+                    problem = handler.handle(this, (Pdu) ch.decoded());
                 }
-                String problem = handler.handle(this, (Pdu) r);
                 if (problem != null) {
                     session.connectionFailed(this, problem);
                     return;
