@@ -31,6 +31,8 @@ public final class InitiatorConfig {
     long tmfTimeoutMillis = 10_000;
     long recoveryTimeoutMillis = 120_000;
     long ioTimeoutMillis = 30_000;
+    long noopOutIntervalMillis = 5_000;
+    long noopOutTimeoutMillis = 5_000;
 
     private static final long ISID_BASE = 0x8000_0000_0000L
             | (new java.security.SecureRandom().nextInt(1 << 24) & 0xff_ffffL) << 16;
@@ -86,6 +88,15 @@ public final class InitiatorConfig {
     /** The midlayer's command timeout. */
     public InitiatorConfig ioTimeoutMillis(long v) { this.ioTimeoutMillis = v; return this; }
 
+    /**
+     * NOP-Out pings on a connection that received nothing for this long (RFC 7143 §11.18; Linux's
+     * noop_out_interval); 0 turns them off.
+     */
+    public InitiatorConfig noopOutIntervalMillis(long v) { this.noopOutIntervalMillis = v; return this; }
+
+    /** An unanswered ping fails the connection after this long (Linux's noop_out_timeout). */
+    public InitiatorConfig noopOutTimeoutMillis(long v) { this.noopOutTimeoutMillis = v; return this; }
+
     public IscsiUrl url() { return url; }
 
     public InitiatorConfig validate() {
@@ -114,6 +125,9 @@ public final class InitiatorConfig {
         }
         if (cmdPerLun < 0 || cmdPerLun > 4096) {
             throw new IllegalArgumentException("cmd_per_lun must be 0..4096, got " + cmdPerLun);
+        }
+        if (noopOutIntervalMillis < 0 || noopOutTimeoutMillis < 1) {
+            throw new IllegalArgumentException("noop_out_interval must be >= 0 and noop_out_timeout >= 1 ms");
         }
         if (loginTimeoutMillis < 1 || tmfTimeoutMillis < 1 || recoveryTimeoutMillis < 0 || ioTimeoutMillis < 1) {
             throw new IllegalArgumentException("timeouts must be positive");

@@ -66,7 +66,13 @@ final class InitiatorSession {
             s.state = State.LOGGED_IN;
         }
         s.start(l);
+        NopOutPinger.start(s, cfg);
         return s;
+    }
+
+    /** An ITT for a NOP-Out ping (from the task management tag space: never a command's). */
+    int pingItt() {
+        return tmf.nextItt();
     }
 
     void attach(ScsiHost h) {

@@ -32,6 +32,10 @@ final class IscsiConnection {
      */
     private volatile int expStatSn;
     private volatile boolean closed;
+    /** System.nanoTime() of the last PDU read (reader writes, keepalive reads; a recent value is enough). */
+    private volatile long lastRx = System.nanoTime();
+    /** Keepalive thread only: when the outstanding ping went out, or 0. */
+    long pingSentAt;
     private Thread reader;
 
     IscsiConnection(InitiatorSession session, PduChannel ch, int cid, int generation, NegotiatedParameters params,
@@ -100,7 +104,9 @@ final class IscsiConnection {
         try {
             while (!closed) {
                 String problem;
-                if (ch.next()) {
+                boolean hot = ch.next();
+                lastRx = System.nanoTime();
+                if (hot) {
                     problem = handler.handleHot(this, ch.frame(), ch.hotDataAt(), ch.hotDataLength());
                 } else if (ch.decoded() instanceof DecodeError e) {
                     session.connectionFailed(this, "bad PDU from the target: " + e.detail());
@@ -120,6 +126,10 @@ final class IscsiConnection {
         } catch (RuntimeException e) {
             session.connectionFailed(this, "connection " + cid + ": internal error " + e);
         }
+    }
+
+    long lastRx() {
+        return lastRx;
     }
 
     boolean isClosed() {

@@ -117,6 +117,23 @@ class ErrorHandlingTest {
     }
 
     @Test
+    void anIdleSessionNoticesASilentTargetByItsPings() throws Exception {
+        try (TestTarget t = new TestTarget(); PduProxy p = new PduProxy(t.port());
+             IscsiHba hba = IscsiHba.connect(config(p.port()).noopOutIntervalMillis(100).noopOutTimeoutMillis(200))) {
+            Thread.sleep(400);
+            assertThat(hba.reinstatements()).as("answered pings keep the session").isZero();
+            p.freezeCurrent();
+            long end = System.nanoTime() + 20_000_000_000L;
+            while (hba.reinstatements() == 0 && System.nanoTime() < end) {
+                Thread.sleep(20);
+            }
+            assertThat(hba.reinstatements()).isEqualTo(1);   // relogged in through the proxy, without any I/O
+            assertThat(hba.host().errorHandler().ehRuns()).isZero();
+            writeAndCheck(hba.disk(0), 0, 11);
+        }
+    }
+
+    @Test
     void malformedPduDropsTheConnectionAndTheCommandIsRetried() throws Exception {
         try (TestTarget t = new TestTarget(); PduProxy p = new PduProxy(t.port());
              IscsiHba hba = IscsiHba.connect(config(p.port()).ioTimeoutMillis(30_000))) {
