@@ -7,6 +7,7 @@ import io.hostwide.blk.api.BlockDevices;
 import io.hostwide.blk.api.SubmitHandle;
 import io.hostwide.scsi.sd.ScsiDisk;
 import io.hostwide.target.loop.HbaDisk;
+import io.hostwide.cli.util.DeviceSpecs;
 
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
@@ -41,7 +42,7 @@ public final class BlockDeviceTarget implements BenchTarget {
 
     @Override
     public String description() {
-        return device.name() + " (" + spec + "), " + device.capacityBytes() + " bytes, "
+        return device.name() + " (" + DeviceSpecs.redact(spec) + "), " + device.capacityBytes() + " bytes, "
                 + device.logicalBlockSize() + "-byte blocks";
     }
 

@@ -2,6 +2,7 @@ package io.hostwide.cli.copy;
 
 import io.hostwide.blk.api.BlockDevice;
 import io.hostwide.blk.api.BlockDevices;
+import io.hostwide.cli.util.DeviceSpecs;
 import io.hostwide.cli.util.Interrupts;
 import io.hostwide.cli.util.Json;
 import picocli.CommandLine;
@@ -99,8 +100,8 @@ public final class CopyCommand implements Callable<Integer> {
             }
         }
         if (range.json) {
-            tree.put("from", range.from);
-            tree.put("to", range.to);
+            tree.put("from", DeviceSpecs.redact(range.from));
+            tree.put("to", DeviceSpecs.redact(range.to));
             tree.put("bs", plan.chunk());
             tree.put("phases", results);
             out.println(Json.pretty(tree));

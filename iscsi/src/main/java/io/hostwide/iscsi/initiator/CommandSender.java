@@ -38,17 +38,23 @@ final class CommandSender {
                 unsolicited = firstBurst - immediate;
             }
         }
-        ByteBuffer imm = immediate > 0 ? cmd.buffer().slice(cmd.bufferPosition(), immediate) : null;
-        // §11.3.1: F=1 unless unsolicited Data-Out PDUs follow.
-        ScsiCommand pdu = new ScsiCommand(false, unsolicited == 0, read, write, TaskAttribute.SIMPLE, t.lun, itt, len,
-                t.cmdSn, c.expStatSn(), ByteBuffer.wrap(cmd.cdb(), 0, cmd.cdbLength()), -1, imm);
         stats.commands.increment();
         if (immediate > 0) {
             stats.immediateDataPdus.increment();
         }
+        // §11.3.1: F=1 unless unsolicited Data-Out PDUs follow.
+        boolean fin = unsolicited == 0;
         c.lockSend();
         try {
-            c.sendLocked(pdu);
+            if (cmd.cdbLength() <= 16) {
+                HotHeaders.scsiCommand(c.sendBufferLocked(), fin, read, write, TaskAttribute.SIMPLE, t.lun, itt, len,
+                        t.cmdSn, c.expStatSn(), cmd.cdb(), cmd.cdbLength(), immediate);
+                c.sendHotLocked(cmd.buffer(), cmd.bufferPosition(), immediate);
+            } else {   // an extended CDB needs its AHS (§11.2.2.3): the record path
+                ByteBuffer imm = immediate > 0 ? cmd.buffer().slice(cmd.bufferPosition(), immediate) : null;
+                c.sendLocked(new ScsiCommand(false, fin, read, write, TaskAttribute.SIMPLE, t.lun, itt, len, t.cmdSn,
+                        c.expStatSn(), ByteBuffer.wrap(cmd.cdb(), 0, cmd.cdbLength()), -1, imm));
+            }
             if (unsolicited > 0) {
                 dataOut.sendUnsolicited(c, t, itt, immediate, unsolicited);
             }

@@ -1,10 +1,8 @@
 package io.hostwide.iscsi.initiator;
 
-import io.hostwide.iscsi.pdu.DataOut;
 import io.hostwide.iscsi.spec.Codes;
 import io.hostwide.scsi.mid.ScsiCmnd;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 
 /**
  * Data-Out sequences, RFC 7143 §11.7: the bytes [offset, offset + length) of a write's buffer in PDUs of at most
@@ -19,23 +17,23 @@ final class DataOutSender {
     }
 
     /**
-     * Sends one sequence on {@code c}. With {@code locked} the caller already holds the send lock (the unsolicited
-     * data that follows a command PDU); otherwise the lock is taken per PDU so other commands interleave.
+     * Sends one sequence on {@code c}, taking the send lock per PDU so other commands interleave (the lock is
+     * reentrant: the unsolicited data that follows a command PDU goes out under the command's hold). The BHS is
+     * written in place and the data copied from the command's buffer: nothing is allocated.
      */
-    void send(IscsiConnection c, IscsiTask t, int itt, int ttt, int offset, int length, boolean locked)
-            throws IOException {
+    void send(IscsiConnection c, IscsiTask t, int itt, int ttt, int offset, int length) throws IOException {
         ScsiCmnd cmd = t.cmd;
         int max = c.params.targetMaxRecvDataSegmentLength();
         int dataSn = 0;
         for (int done = 0; done < length; dataSn++) {
             int n = Math.min(max, length - done);
-            ByteBuffer slice = cmd.buffer().slice(cmd.bufferPosition() + offset + done, n);
-            boolean fin = done + n == length;
-            DataOut pdu = new DataOut(fin, t.lun, itt, ttt, c.expStatSn(), dataSn, offset + done, slice);
-            if (locked) {
-                c.sendLocked(pdu);
-            } else {
-                c.send(pdu);
+            c.lockSend();
+            try {
+                HotHeaders.dataOut(c.sendBufferLocked(), done + n == length, t.lun, itt, ttt, c.expStatSn(), dataSn,
+                        offset + done, n);
+                c.sendHotLocked(cmd.buffer(), cmd.bufferPosition() + offset + done, n);
+            } finally {
+                c.unlockSend();
             }
             done += n;
         }
@@ -43,7 +41,7 @@ final class DataOutSender {
 
     /** Unsolicited Data-Out after a command: TTT is the reserved tag (RFC 7143 §11.7.4). */
     void sendUnsolicited(IscsiConnection c, IscsiTask t, int itt, int offset, int length) throws IOException {
-        send(c, t, itt, Codes.RESERVED_TAG, offset, length, true);
+        send(c, t, itt, Codes.RESERVED_TAG, offset, length);
         stats.unsolicitedDataOutPdus.add((length + c.params.targetMaxRecvDataSegmentLength() - 1)
                 / c.params.targetMaxRecvDataSegmentLength());
     }

@@ -10,8 +10,12 @@ public final class InitiatorConfig {
 
     IscsiUrl url;
     String initiatorName = "iqn.2026-12.io.hostwide:initiator";
-    /** ISID type 10b ("random", RFC 7143 §11.12.5): the same one on every login, so a relogin reinstates. */
-    long isid = 0x8000_1234_5678L;
+    /**
+     * ISID type 10b ("random", RFC 7143 §11.12.5): a random B/C per process and a counter in the qualifier, so two
+     * sessions of this process to one target never reinstate each other, while each session's relogins reuse its own
+     * ISID and so reinstate it (§6.3.5).
+     */
+    long isid = nextIsid();
     ChapCredentials chap;
     ChapCredentials mutualChap;
     int connections = 2;
@@ -27,6 +31,17 @@ public final class InitiatorConfig {
     long tmfTimeoutMillis = 10_000;
     long recoveryTimeoutMillis = 120_000;
     long ioTimeoutMillis = 30_000;
+    long noopOutIntervalMillis = 5_000;
+    long noopOutTimeoutMillis = 5_000;
+
+    private static final long ISID_BASE = 0x8000_0000_0000L
+            | (new java.security.SecureRandom().nextInt(1 << 24) & 0xff_ffffL) << 16;
+    private static final java.util.concurrent.atomic.AtomicInteger ISID_QUALIFIER =
+            new java.util.concurrent.atomic.AtomicInteger();
+
+    private static long nextIsid() {
+        return ISID_BASE | (ISID_QUALIFIER.incrementAndGet() & 0xffff);
+    }
 
     public InitiatorConfig(IscsiUrl url) {
         this.url = url;
@@ -73,6 +88,15 @@ public final class InitiatorConfig {
     /** The midlayer's command timeout. */
     public InitiatorConfig ioTimeoutMillis(long v) { this.ioTimeoutMillis = v; return this; }
 
+    /**
+     * NOP-Out pings on a connection that received nothing for this long (RFC 7143 §11.18; Linux's
+     * noop_out_interval); 0 turns them off.
+     */
+    public InitiatorConfig noopOutIntervalMillis(long v) { this.noopOutIntervalMillis = v; return this; }
+
+    /** An unanswered ping fails the connection after this long (Linux's noop_out_timeout). */
+    public InitiatorConfig noopOutTimeoutMillis(long v) { this.noopOutTimeoutMillis = v; return this; }
+
     public IscsiUrl url() { return url; }
 
     public InitiatorConfig validate() {
@@ -101,6 +125,9 @@ public final class InitiatorConfig {
         }
         if (cmdPerLun < 0 || cmdPerLun > 4096) {
             throw new IllegalArgumentException("cmd_per_lun must be 0..4096, got " + cmdPerLun);
+        }
+        if (noopOutIntervalMillis < 0 || noopOutTimeoutMillis < 1) {
+            throw new IllegalArgumentException("noop_out_interval must be >= 0 and noop_out_timeout >= 1 ms");
         }
         if (loginTimeoutMillis < 1 || tmfTimeoutMillis < 1 || recoveryTimeoutMillis < 0 || ioTimeoutMillis < 1) {
             throw new IllegalArgumentException("timeouts must be positive");

@@ -45,6 +45,7 @@ final class InitiatorSession {
     private int hwQueues;
     private volatile ScsiHost host;
     private Thread recovery;
+    private long recoveryDeadline;
     private final java.util.concurrent.atomic.AtomicLong reinstatements = new java.util.concurrent.atomic.AtomicLong();
 
     private InitiatorSession(InitiatorConfig cfg) {
@@ -65,7 +66,13 @@ final class InitiatorSession {
             s.state = State.LOGGED_IN;
         }
         s.start(l);
+        NopOutPinger.start(s, cfg);
         return s;
+    }
+
+    /** An ITT for a NOP-Out ping (from the task management tag space: never a command's). */
+    int pingItt() {
+        return tmf.nextItt();
     }
 
     void attach(ScsiHost h) {
@@ -82,6 +89,10 @@ final class InitiatorSession {
 
     synchronized State state() {
         return state;
+    }
+
+    int taskSlots() {
+        return table.slotsCreated();
     }
 
     long reinstatements() {
@@ -172,8 +183,7 @@ final class InitiatorSession {
                 c.close();
                 return;
             }
-            live = null;
-            state = State.RECOVERING;
+            enterRecovery();
         }
         LOG.warning("iSCSI session to " + cfg.url + " failed (" + why + "); reinstating");
         ScsiHost h = host;
@@ -192,8 +202,9 @@ final class InitiatorSession {
         tmf.failAll();
     }
 
+    /** Starts the recovery thread unless one is running: it re-checks the state under this lock before it exits. */
     private synchronized void startRecovery(long delayMillis) {
-        if (state == State.CLOSED || (recovery != null && recovery.isAlive())) {
+        if (state == State.CLOSED || recovery != null) {
             return;
         }
         recovery = new Thread(() -> recover(delayMillis), "iscsi-recovery-" + cfg.url.host());
@@ -201,37 +212,52 @@ final class InitiatorSession {
         recovery.start();
     }
 
-    /** Logs in again until it works or the session closes; gives up on queued I/O after the recovery timeout. */
+    /**
+     * Logs in again until the session is logged in or closed; gives up on queued I/O after the recovery timeout but
+     * keeps trying. A failure that happens while this thread is still running is picked up by its next round.
+     */
     private void recover(long delayMillis) {
-        long deadline = System.nanoTime() + (delayMillis + cfg.recoveryTimeoutMillis) * 1_000_000L;
         long backoff = 100;
         if (!sleep(delayMillis)) {
+            exitRecovery();
             return;
         }
         for (;;) {
             int gen;
             synchronized (this) {
-                if (state == State.CLOSED) {
+                if (state == State.LOGGED_IN || state == State.CLOSED) {
+                    recovery = null;
                     return;
                 }
                 gen = ++generation;
             }
             try {
-                Live l = login.login(gen, hwQueues);
-                if (!install(l)) {
-                    return;
+                if (install(login.login(gen, hwQueues))) {
+                    LOG.info("iSCSI session to " + cfg.url + " reinstated");
                 }
-                LOG.info("iSCSI session to " + cfg.url + " reinstated");
-                return;
+                backoff = 100;
+                continue;   // the loop's check ends the thread, or recovers a failure that came meanwhile
             } catch (IOException e) {
                 LOG.warning("iSCSI relogin to " + cfg.url + " failed: " + e.getMessage());
-                giveUpIfDue(deadline, e);
+                giveUpIfDue(e);
             }
             if (!sleep(backoff)) {
+                exitRecovery();
                 return;
             }
             backoff = Math.min(backoff * 2, 2000);
         }
+    }
+
+    private synchronized void exitRecovery() {
+        recovery = null;
+    }
+
+    /** The session leaves LOGGED_IN (caller holds the lock): the recovery timeout starts now. */
+    private void enterRecovery() {
+        live = null;
+        state = State.RECOVERING;
+        recoveryDeadline = System.nanoTime() + cfg.recoveryTimeoutMillis * 1_000_000L;
     }
 
     private boolean install(Live l) {
@@ -255,10 +281,10 @@ final class InitiatorSession {
         return true;
     }
 
-    private void giveUpIfDue(long deadline, IOException e) {
+    private void giveUpIfDue(IOException e) {
         boolean permanent = e instanceof LoginException le && le.permanent();
         synchronized (this) {
-            if (state != State.RECOVERING || (System.nanoTime() - deadline < 0 && !permanent)) {
+            if (state != State.RECOVERING || (System.nanoTime() - recoveryDeadline < 0 && !permanent)) {
                 return;
             }
             state = State.FAILED;   // queued and new I/O now fails fast; logins continue in the background
@@ -333,8 +359,7 @@ final class InitiatorSession {
             }
             if (state == State.LOGGED_IN) {
                 l = live;
-                live = null;
-                state = State.RECOVERING;
+                enterRecovery();
             }
         }
         if (l != null) {
@@ -382,5 +407,9 @@ final class InitiatorSession {
             teardown(l, HostByte.DID_NO_CONNECT);
         }
         sweep(t -> true, HostByte.DID_NO_CONNECT);
+        ScsiHost h = host;
+        if (h != null) {
+            h.blockRequests(false);   // requests held back during recovery now fail with DID_NO_CONNECT
+        }
     }
 }

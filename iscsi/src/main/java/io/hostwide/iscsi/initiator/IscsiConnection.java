@@ -2,10 +2,10 @@ package io.hostwide.iscsi.initiator;
 
 import io.hostwide.iscsi.login.NegotiatedParameters;
 import io.hostwide.iscsi.pdu.DecodeError;
-import io.hostwide.iscsi.pdu.DecodeResult;
 import io.hostwide.iscsi.pdu.Pdu;
 import io.hostwide.scsi.mid.ScsiCmnd;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -32,6 +32,10 @@ final class IscsiConnection {
      */
     private volatile int expStatSn;
     private volatile boolean closed;
+    /** System.nanoTime() of the last PDU read (reader writes, keepalive reads; a recent value is enough). */
+    private volatile long lastRx = System.nanoTime();
+    /** Keepalive thread only: when the outstanding ping went out, or 0. */
+    long pingSentAt;
     private Thread reader;
 
     IscsiConnection(InitiatorSession session, PduChannel ch, int cid, int generation, NegotiatedParameters params,
@@ -85,16 +89,31 @@ final class IscsiConnection {
         ch.send(pdu);
     }
 
+    /** {@link PduChannel#sendBuffer()}; only under {@link #lockSend()}. */
+    ByteBuffer sendBufferLocked() {
+        return ch.sendBuffer();
+    }
+
+    /** {@link PduChannel#sendHot}; only under {@link #lockSend()}. */
+    void sendHotLocked(ByteBuffer src, int from, int length) throws IOException {
+        ch.sendHot(src, from, length);
+    }
+
     private void readLoop() {
         TargetPduHandler handler = session.handler();
         try {
             while (!closed) {
-                DecodeResult r = ch.receive();
-                if (r instanceof DecodeError e) {
+                String problem;
+                boolean hot = ch.next();
+                lastRx = System.nanoTime();
+                if (hot) {
+                    problem = handler.handleHot(this, ch.frame(), ch.hotDataAt(), ch.hotDataLength());
+                } else if (ch.decoded() instanceof DecodeError e) {
                     session.connectionFailed(this, "bad PDU from the target: " + e.detail());
                     return;
+                } else {
+                    problem = handler.handle(this, (Pdu) ch.decoded());
                 }
-                String problem = handler.handle(this, (Pdu) r);
                 if (problem != null) {
                     session.connectionFailed(this, problem);
                     return;
@@ -107,6 +126,10 @@ final class IscsiConnection {
         } catch (RuntimeException e) {
             session.connectionFailed(this, "connection " + cid + ": internal error " + e);
         }
+    }
+
+    long lastRx() {
+        return lastRx;
     }
 
     boolean isClosed() {

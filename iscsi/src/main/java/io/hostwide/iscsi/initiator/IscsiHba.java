@@ -109,6 +109,9 @@ public final class IscsiHba implements AutoCloseable {
             return;
         }
         closed = true;
+        if (session.state() != InitiatorSession.State.LOGGED_IN) {
+            session.close();   // nothing can finish: fail what is queued instead of waiting out the recovery
+        }
         for (ScsiDisk d : disks) {
             d.close();
         }

@@ -16,14 +16,14 @@ import java.util.Map;
  *       {@code header_digest}, {@code data_digest} (0/1), {@code immediate_data}, {@code initial_r2t} (0/1),
  *       {@code max_recv_data_segment_length}, {@code first_burst_length}, {@code max_burst_length} (bytes),
  *       {@code cmd_per_lun}, {@code io_timeout}, {@code tmf_timeout}, {@code login_timeout},
- *       {@code recovery_timeout} (ms).</li>
+ *       {@code recovery_timeout}, {@code noop_out_interval} (0: no pings), {@code noop_out_timeout} (ms).</li>
  * </ul>
  */
 final class IscsiParams {
     static final List<String> KNOBS = List.of("url", "user", "secret", "secret_env", "target_user", "target_secret",
             "target_secret_env", "initiator", "connections", "header_digest", "data_digest", "immediate_data",
             "initial_r2t", "max_recv_data_segment_length", "first_burst_length", "max_burst_length", "cmd_per_lun",
-            "io_timeout", "tmf_timeout", "login_timeout", "recovery_timeout");
+            "io_timeout", "tmf_timeout", "login_timeout", "recovery_timeout", "noop_out_interval", "noop_out_timeout");
 
     private IscsiParams() {}
 
@@ -50,6 +50,8 @@ final class IscsiParams {
         c.tmfTimeoutMillis(integer(v, "tmf_timeout", (int) c.tmfTimeoutMillis));
         c.loginTimeoutMillis(integer(v, "login_timeout", (int) c.loginTimeoutMillis));
         c.recoveryTimeoutMillis(integer(v, "recovery_timeout", (int) c.recoveryTimeoutMillis));
+        c.noopOutIntervalMillis(integer(v, "noop_out_interval", (int) c.noopOutIntervalMillis));
+        c.noopOutTimeoutMillis(integer(v, "noop_out_timeout", (int) c.noopOutTimeoutMillis));
         try {
             return c.validate();
         } catch (IllegalArgumentException e) {

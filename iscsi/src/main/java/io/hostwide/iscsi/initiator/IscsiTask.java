@@ -29,6 +29,8 @@ final class IscsiTask {
     final int slot;
     final boolean internal;
     @SuppressWarnings("unused") private volatile int itt = NONE;
+    /** The ITT whose Data-In the reader is copying into the buffer right now, else NONE (see {@link #beginCopy}). */
+    private volatile int copying = NONE;
 
     // Written by the issuer before publish(); read by the connection reader after it sees the ITT.
     int cmdSn;
@@ -62,6 +64,33 @@ final class IscsiTask {
 
     /** Ends issue {@code expected}; true for exactly one caller per issue (acq/rel CAS against publish/claim). */
     boolean claim(int expected) {
-        return expected != NONE && ITT.compareAndSet(this, expected, NONE);
+        if (expected == NONE || !ITT.compareAndSet(this, expected, NONE)) {
+            return false;
+        }
+        // A reader that saw the issue live before this claim may still be copying Data-In into the buffer; the
+        // buffer goes back to its owner only after that copy (at most one segment) has ended.
+        while (copying == expected) {
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
+    /**
+     * The reader is about to copy Data-In of issue {@code i}: true if the issue is still live. The volatile write of
+     * {@code copying} before the volatile read of {@code itt} pairs with {@link #claim}'s CAS of {@code itt} before
+     * its read of {@code copying} (a Dekker pair): either the reader sees the claim and copies nothing, or the
+     * claimer sees the copy and waits for {@link #endCopy}.
+     */
+    boolean beginCopy(int i) {
+        copying = i;
+        if (itt() != i) {
+            copying = NONE;
+            return false;
+        }
+        return true;
+    }
+
+    void endCopy() {
+        copying = NONE;
     }
 }

@@ -11,6 +11,8 @@ import io.hostwide.iscsi.pdu.Reject;
 import io.hostwide.iscsi.pdu.ScsiResponse;
 import io.hostwide.iscsi.pdu.TaskManagementResponse;
 import io.hostwide.iscsi.spec.AsyncEvent;
+import io.hostwide.iscsi.spec.Bhs;
+import io.hostwide.iscsi.spec.Flags;
 import io.hostwide.iscsi.spec.Codes;
 import io.hostwide.iscsi.spec.Opcode;
 import io.hostwide.iscsi.spec.RejectReason;
@@ -41,8 +43,12 @@ final class TargetPduHandler {
 
     String handle(IscsiConnection c, Pdu pdu) throws IOException {
         return switch (pdu) {
-            case DataIn d -> dataIn(c, d);
-            case ScsiResponse r -> scsiResponse(c, r);
+            case DataIn d -> dataIn(c, d.statusPresent(), d.underflow(), d.status(), d.initiatorTaskTag(), d.statSn(),
+                    d.expCmdSn(), d.maxCmdSn(), d.bufferOffset(), d.residualCount(), d.data(), d.data().position(),
+                    d.data().remaining());
+            case ScsiResponse r -> scsiResponse(c, r.underflow(), r.response(), r.status(), r.initiatorTaskTag(),
+                    r.statSn(), r.expCmdSn(), r.maxCmdSn(), r.residualCount(), r.data(), r.data().position(),
+                    r.data().remaining());
             case R2t r -> r2t(c, r);
             case NopIn n -> nopIn(c, n);
             case TaskManagementResponse t -> {
@@ -62,6 +68,24 @@ final class TargetPduHandler {
         };
     }
 
+    /**
+     * The hot path: a Data-In or SCSI Response read in place (BHS at 0 of {@code f}, data at {@code at}), fields by
+     * the {@link Bhs} offsets the records use; nothing is allocated.
+     */
+    String handleHot(IscsiConnection c, ByteBuffer f, int at, int len) {
+        int flags = f.get(Bhs.FLAGS);
+        if ((f.get(Bhs.OPCODE) & Bhs.OPCODE_MASK) == Opcode.SCSI_DATA_IN.code) {
+            return dataIn(c, (flags & Flags.DATA_IN_STATUS) != 0, (flags & Flags.DATA_IN_UNDERFLOW) != 0,
+                    f.get(Bhs.Data.STATUS) & 0xff, f.getInt(Bhs.INITIATOR_TASK_TAG), f.getInt(Bhs.STAT_SN),
+                    f.getInt(Bhs.EXP_CMD_SN), f.getInt(Bhs.MAX_CMD_SN), f.getInt(Bhs.Data.BUFFER_OFFSET),
+                    f.getInt(Bhs.Data.RESIDUAL_COUNT), f, at, len);
+        }
+        return scsiResponse(c, (flags & Flags.SCSI_RESPONSE_UNDERFLOW) != 0, f.get(Bhs.ScsiResponse.RESPONSE) & 0xff,
+                f.get(Bhs.ScsiResponse.STATUS) & 0xff, f.getInt(Bhs.INITIATOR_TASK_TAG), f.getInt(Bhs.STAT_SN),
+                f.getInt(Bhs.EXP_CMD_SN), f.getInt(Bhs.MAX_CMD_SN), f.getInt(Bhs.ScsiResponse.RESIDUAL_COUNT), f, at,
+                len);
+    }
+
     /** The task of a live issue, or null for a stale ITT (an issue already ended: the PDU is dropped). */
     private IscsiTask live(int itt) {
         IscsiTask t = table.lookup(itt);
@@ -69,58 +93,65 @@ final class TargetPduHandler {
     }
 
     // RFC 7143 §11.7: Data-In, with S=1 carrying the status too (§11.7.3 phase collapse).
-    private String dataIn(IscsiConnection c, DataIn d) {
-        c.window.update(d.expCmdSn(), d.maxCmdSn());
-        if (d.statusPresent()) {
-            c.statSn(d.statSn());
+    private String dataIn(IscsiConnection c, boolean statusPresent, boolean underflow, int status, int itt, int statSn,
+                          int expCmdSn, int maxCmdSn, int bufferOffset, int residualCount, ByteBuffer data, int at,
+                          int len) {
+        c.window.update(expCmdSn, maxCmdSn);
+        if (statusPresent) {
+            c.statSn(statSn);
         }
-        IscsiTask t = live(d.initiatorTaskTag());
+        IscsiTask t = live(itt);
         if (t == null) {
             return null;
         }
         ScsiCmnd cmd = t.cmd;
-        ByteBuffer data = d.data();
-        int len = data.remaining();
-        long end = (d.bufferOffset() & 0xffff_ffffL) + len;
-        if (len > 0 && (cmd.dataDirection() != ScsiCmnd.DIR_FROM_DEVICE || end > cmd.transferLength())) {
-            return "Data-In outside the command's buffer (offset " + (d.bufferOffset() & 0xffff_ffffL) + ", length "
-                    + len + ", expected " + cmd.transferLength() + ")";
+        long off = bufferOffset & 0xffff_ffffL;
+        if (len > 0 && (cmd.dataDirection() != ScsiCmnd.DIR_FROM_DEVICE || off + len > cmd.transferLength())) {
+            return "Data-In outside the command's buffer (offset " + off + ", length " + len + ", expected "
+                    + cmd.transferLength() + ")";
         }
         stats.dataInPdus.increment();
         if (len > 0) {
-            cmd.buffer().put(cmd.bufferPosition() + d.bufferOffset(), data, data.position(), len);
-            t.received += len;
+            if (!t.beginCopy(itt)) {
+                return null;   // ended meanwhile (abort, reset): its buffer is not ours any more
+            }
+            try {
+                cmd.buffer().put(cmd.bufferPosition() + (int) off, data, at, len);
+                t.received += len;
+            } finally {
+                t.endCopy();
+            }
         }
-        if (d.statusPresent()) {
-            int resid = Math.max(d.underflow() ? d.residualCount() : 0, cmd.transferLength() - t.received);
-            session.complete(t, d.initiatorTaskTag(), HostByte.DID_OK, d.status(), null, 0, 0, resid);
+        if (statusPresent) {
+            int resid = Math.max(underflow ? residualCount : 0, cmd.transferLength() - t.received);
+            session.complete(t, itt, HostByte.DID_OK, status, null, 0, 0, resid);
         }
         return null;
     }
 
     // RFC 7143 §11.4: status, sense in the data segment (§11.4.7.2: SenseLength, then the sense data).
-    private String scsiResponse(IscsiConnection c, ScsiResponse r) {
-        c.statSn(r.statSn());
-        c.window.update(r.expCmdSn(), r.maxCmdSn());
-        IscsiTask t = live(r.initiatorTaskTag());
+    private String scsiResponse(IscsiConnection c, boolean underflow, int response, int status, int itt, int statSn,
+                                int expCmdSn, int maxCmdSn, int residualCount, ByteBuffer data, int at, int len) {
+        c.statSn(statSn);
+        c.window.update(expCmdSn, maxCmdSn);
+        IscsiTask t = live(itt);
         if (t == null) {
             return null;
         }
         ScsiCmnd cmd = t.cmd;
         int senseLen = 0;
-        ByteBuffer data = r.data();
-        if (data.remaining() >= 2) {
-            int declared = data.getShort(data.position()) & 0xffff;
-            senseLen = Math.min(Math.min(declared, data.remaining() - 2), c.senseScratch.length);
-            data.get(data.position() + 2, c.senseScratch, 0, senseLen);
+        if (len >= 2) {
+            int declared = data.getShort(at) & 0xffff;
+            senseLen = Math.min(Math.min(declared, len - 2), c.senseScratch.length);
+            data.get(at + 2, c.senseScratch, 0, senseLen);
         }
-        int resid = r.underflow() ? r.residualCount() : 0;
+        int resid = underflow ? residualCount : 0;
         if (cmd.dataDirection() == ScsiCmnd.DIR_FROM_DEVICE) {
             resid = Math.max(resid, cmd.transferLength() - t.received);
         }
         // §11.4.3: a response other than "completed at target" carries no valid status.
-        int hostByte = r.response() == Codes.COMMAND_COMPLETED_AT_TARGET ? HostByte.DID_OK : HostByte.DID_ERROR;
-        session.complete(t, r.initiatorTaskTag(), hostByte, r.status(), c.senseScratch, 0, senseLen, resid);
+        int hostByte = response == Codes.COMMAND_COMPLETED_AT_TARGET ? HostByte.DID_OK : HostByte.DID_ERROR;
+        session.complete(t, itt, hostByte, status, c.senseScratch, 0, senseLen, resid);
         return null;
     }
 
@@ -137,7 +168,7 @@ final class TargetPduHandler {
             return "R2T outside the command's data (offset " + off + ", length " + len + ")";
         }
         stats.r2ts.increment();
-        dataOut.send(c, t, r.initiatorTaskTag(), r.targetTransferTag(), (int) off, (int) len, false);
+        dataOut.send(c, t, r.initiatorTaskTag(), r.targetTransferTag(), (int) off, (int) len);
         return null;
     }
 

@@ -31,7 +31,7 @@ final class TaskManagementClient {
         this.timeoutMillis = timeoutMillis;
     }
 
-    private int nextItt() {
+    int nextItt() {
         return 0x8000_0000 | (tags.incrementAndGet() & 0x7fff_fffe);   // bit 0 clear: never 0xffffffff
     }
 

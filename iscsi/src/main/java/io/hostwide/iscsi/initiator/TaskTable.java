@@ -1,6 +1,7 @@
 package io.hostwide.iscsi.initiator;
 
 import io.hostwide.scsi.mid.ScsiCmnd;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -21,12 +22,34 @@ final class TaskTable {
     private final AtomicInteger used = new AtomicInteger();
     private final ConcurrentLinkedQueue<Integer> free = new ConcurrentLinkedQueue<>();
 
+    /**
+     * The task of each block-request command slot. The midlayer clears {@code lldPrivate} before every issue, so the
+     * slot's task is found here (identity keys: one lookup, no allocation) and set again as its lldPrivate.
+     */
+    private final ConcurrentHashMap<ScsiCmnd, IscsiTask> byCommand = new ConcurrentHashMap<>();
+
     /** The task of {@code cmd} for a new issue, or null when all 65535 slots are taken. */
     IscsiTask taskFor(ScsiCmnd cmd) {
-        if (cmd.lldPrivate() instanceof IscsiTask t && !t.released) {
+        boolean internal = cmd.isInternal();
+        if (!internal) {
+            IscsiTask t = byCommand.get(cmd);
+            if (t == null) {
+                t = newTask(cmd, false);
+                if (t == null) {
+                    return null;
+                }
+                byCommand.put(cmd, t);
+            }
+            cmd.lldPrivate(t);
             return t;
         }
-        boolean internal = cmd.isInternal();
+        if (cmd.lldPrivate() instanceof IscsiTask t && !t.released) {
+            return t;   // an internal command re-offered after a busy refusal
+        }
+        return newTask(cmd, true);
+    }
+
+    private IscsiTask newTask(ScsiCmnd cmd, boolean internal) {
         Integer reuse = internal ? free.poll() : null;
         int slot = reuse != null ? reuse : used.getAndIncrement();
         if (slot >= SLOTS) {
@@ -37,6 +60,11 @@ final class TaskTable {
         tasks.set(slot, t);
         cmd.lldPrivate(t);
         return t;
+    }
+
+    /** Slots ever created (block-request slots are kept, internal ones recycled). */
+    int slotsCreated() {
+        return Math.min(used.get(), SLOTS);
     }
 
     /** The next ITT of {@code t}'s slot. */

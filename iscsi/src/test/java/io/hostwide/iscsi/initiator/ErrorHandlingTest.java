@@ -72,6 +72,35 @@ class ErrorHandlingTest {
     }
 
     @Test
+    void unansweredLunResetEscalatesToTargetReset() throws Exception {
+        try (TestTarget t = new TestTarget(); PduProxy p = new PduProxy(t.port());
+             IscsiHba hba = IscsiHba.connect(config(p.port()))) {
+            p.dropNext(SCSI_RESPONSE, 1);
+            p.dropNext(TMF_RESPONSE, 2);   // the ABORT TASK and LOGICAL UNIT RESET answers
+            writeAndCheck(hba.disk(0), 16384, 7);
+            ErrorHandler eh = hba.host().errorHandler();
+            assertThat(eh.lunResets()).isEqualTo(1);
+            assertThat(eh.targetResets()).isEqualTo(1);
+            assertThat(eh.hostResets()).isZero();
+        }
+    }
+
+    @Test
+    void dataInOutsideTheBufferAndAnR2tPastTheEndDropTheConnection() throws Exception {
+        try (TestTarget t = new TestTarget(); PduProxy p = new PduProxy(t.port());
+             IscsiHba hba = IscsiHba.connect(config(p.port()).ioTimeoutMillis(30_000).immediateData(false)
+                     .initialR2t(true))) {
+            writeAndCheck(hba.disk(0), 0, 8);
+            p.mutateNext(0x25, h -> h.putInt(40, 0x7fff_0000));   // Data-In BufferOffset, RFC 7143 §11.7.6
+            writeAndCheck(hba.disk(0), 0, 9);
+            assertThat(hba.reinstatements()).isEqualTo(1);
+            p.mutateNext(0x31, h -> h.putInt(44, 1 << 30));       // R2T DesiredDataTransferLength, §11.8.4
+            writeAndCheck(hba.disk(0), 0, 10);
+            assertThat(hba.reinstatements()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void silentTargetEndsInHostResetAndReinstatement() throws Exception {
         try (TestTarget t = new TestTarget(); PduProxy p = new PduProxy(t.port());
              IscsiHba hba = IscsiHba.connect(config(p.port()))) {
@@ -84,6 +113,23 @@ class ErrorHandlingTest {
             assertThat(eh.hostResets()).isEqualTo(1);
             assertThat(hba.reinstatements()).isEqualTo(1);
             writeAndCheck(hba.disk(0), 0, 5);
+        }
+    }
+
+    @Test
+    void anIdleSessionNoticesASilentTargetByItsPings() throws Exception {
+        try (TestTarget t = new TestTarget(); PduProxy p = new PduProxy(t.port());
+             IscsiHba hba = IscsiHba.connect(config(p.port()).noopOutIntervalMillis(100).noopOutTimeoutMillis(200))) {
+            Thread.sleep(400);
+            assertThat(hba.reinstatements()).as("answered pings keep the session").isZero();
+            p.freezeCurrent();
+            long end = System.nanoTime() + 20_000_000_000L;
+            while (hba.reinstatements() == 0 && System.nanoTime() < end) {
+                Thread.sleep(20);
+            }
+            assertThat(hba.reinstatements()).isEqualTo(1);   // relogged in through the proxy, without any I/O
+            assertThat(hba.host().errorHandler().ehRuns()).isZero();
+            writeAndCheck(hba.disk(0), 0, 11);
         }
     }
 

@@ -41,6 +41,23 @@ class LoginTest {
     }
 
     @Test
+    void targetPingsAreAnsweredSoTheSessionStays() throws Exception {
+        try (TestTarget t = new TestTarget()) {
+            t.pingEvery(50);   // unanswered pings would close the connection after 500 ms
+            try (IscsiHba hba = IscsiHba.connect(t.config().connections(2))) {
+                long end = System.nanoTime() + 10_000_000_000L;
+                while (hba.stats().nopInPings() < 6 && System.nanoTime() < end) {
+                    Thread.sleep(20);
+                }
+                Thread.sleep(600);
+                assertThat(hba.stats().nopInPings()).isGreaterThanOrEqualTo(6);
+                assertThat(hba.reinstatements()).isZero();
+                assertThat(hba.session().state()).isEqualTo(InitiatorSession.State.LOGGED_IN);
+            }
+        }
+    }
+
+    @Test
     void oneWayChap() throws Exception {
         try (TestTarget t = new TestTarget(ONE_WAY, NegotiationPolicy.defaults(), 64, 8L << 20);
              IscsiHba hba = IscsiHba.connect(t.config().chap(ChapCredentials.of("alice", "alice-secret-12")))) {

@@ -22,6 +22,9 @@ final class PduProxy implements AutoCloseable {
     /** One-shot actions on target PDUs by opcode: how many of the next ones to drop or corrupt. */
     private final AtomicInteger[] drop = new AtomicInteger[64];
     private final AtomicInteger[] corrupt = new AtomicInteger[64];
+    /** One-shot header rewrites by opcode (applied to the next matching target PDU). */
+    private final java.util.concurrent.ConcurrentHashMap<Integer, java.util.function.Consumer<java.nio.ByteBuffer>>
+            mutate = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
 
     PduProxy(int targetPort) throws IOException {
@@ -48,6 +51,11 @@ final class PduProxy implements AutoCloseable {
     /** Gives the next target PDU with this opcode an initiator-only opcode (a malformed PDU). */
     void corruptNext(int opcode) {
         corrupt[opcode].set(1);
+    }
+
+    /** Rewrites the 48-byte header of the next target PDU with this opcode (framing fields must stay). */
+    void mutateNext(int opcode, java.util.function.Consumer<java.nio.ByteBuffer> m) {
+        mutate.put(opcode, m);
     }
 
     /** The connections open now stop carrying anything, in both directions, but stay open. */
@@ -131,6 +139,10 @@ final class PduProxy implements AutoCloseable {
                     }
                     if (take(corrupt[op])) {
                         h[0] = 0x05;   // SCSI Data-Out: an initiator opcode no target may send
+                    }
+                    java.util.function.Consumer<java.nio.ByteBuffer> m = mutate.remove(op);
+                    if (m != null) {
+                        m.accept(java.nio.ByteBuffer.wrap(h));
                     }
                     out.write(h);
                     out.write(rest);

@@ -23,6 +23,7 @@ final class TestTarget implements AutoCloseable {
     private final ChapPolicy chap;
     private final NegotiationPolicy policy;
     private final int queueDepth;
+    private long nopInMillis = 15_000;
     private IscsiTargetServer server;
     private int tcpPort;
 
@@ -41,11 +42,38 @@ final class TestTarget implements AutoCloseable {
         this(ChapPolicy.NONE, NegotiationPolicy.defaults(), 128, 64L << 20);
     }
 
+    /** Binds {@code p} (0: any); a just-closed listener may hold its port briefly (NIO defers the close). */
     private void start(int p) throws Exception {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                bind(p);
+                return;
+            } catch (java.net.BindException e) {
+                if (attempt == 100) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    private void bind(int p) throws Exception {
         server = IscsiTargetServer.builder(core).export(port, chap, "ram0").negotiation(policy).queueDepth(queueDepth)
-                .portal(new InetSocketAddress("127.0.0.1", p)).build();
-        server.start();
+                .nopIn(nopInMillis, Math.max(nopInMillis, 500)).portal(new InetSocketAddress("127.0.0.1", p)).build();
+        try {
+            server.start();
+        } catch (java.io.IOException e) {
+            server.close();
+            throw e;
+        }
         tcpPort = server.boundAddresses().get(0).getPort();
+    }
+
+    /** Restarts the server with target NOP-In pings every {@code millis} on idle connections. */
+    void pingEvery(long millis) throws Exception {
+        nopInMillis = millis;
+        server.close();
+        start(tcpPort);
     }
 
     int port() {
