@@ -13,16 +13,20 @@ import java.util.Locale;
  * Seed 001 (Kashyap Desai on the host_tagset RFC v6, megaraid_sas): a host whose can_queue runs out, driven through
  * one hardware queue (the old driver) and through N hardware queues sharing the host's tags, with each of his three
  * changes ({@link SharedTagModes}) alone and all together, beside upstream's default and a run that does not
- * exhaust can_queue. IOPS and the process CPU time per I/O, plus the completion re-runs per I/O each mode makes.
+ * exhaust can_queue. Jobs move between software queues as his fio threads moved between CPUs, so every hctx of a
+ * LUN becomes a tag user; the emulated latency is long enough that the tags in use, not the CPU, bound IOPS. IOPS
+ * and the process CPU time per I/O, plus the completion re-runs per I/O each mode makes.
  */
 final class FairShareExperiment implements Experiment {
 
     static final int LUNS = 8;
     static final int HW_QUEUES = 8;
-    static final int CAN_QUEUE = 64;
-    static final int JOBS = 16;               // two per LUN, on different software queues
-    static final int IODEPTH = 16;            // 16 x 16 = 256 wanted, 64 host tags
-    static final int IODEPTH_UNDER = 2;       // 16 x 2 = 32: can_queue never runs out
+    static final int CAN_QUEUE = 256;
+    static final int JOBS = 16;               // two per LUN
+    static final int IODEPTH = 32;            // 16 x 32 = 512 wanted, 256 host tags
+    static final int IODEPTH_UNDER = 8;       // 16 x 8 = 128: can_queue never runs out
+    /** Each job moves to its disk's next software queue (and so hardware queue) every this many I/Os. */
+    static final int MIGRATE_EVERY = 32;
     static final int BS = 4096;
 
     /** One row: how the host is built and driven. */
@@ -58,7 +62,8 @@ final class FairShareExperiment implements Experiment {
 
     @Override
     public long defaultNdelayNanos() {
-        return 20_000L;
+        // 256 tags at 25 ms: at most ~10K IOPS, well under what 2 cores can drive, so IOPS measure tag use.
+        return 25_000_000L;
     }
 
     static String knobs(int hwQueues, long ndelay) {
@@ -71,10 +76,12 @@ final class FairShareExperiment implements Experiment {
         long ndelay = run.ndelayOr(defaultNdelayNanos());
         LabReport r = new LabReport(name(),
                 "debug:" + knobs(1, ndelay) + " | debug:" + knobs(HW_QUEUES, ndelay) + ", scheduler none, "
-                        + "rw=randread bs=4k numjobs=" + JOBS + " (2 per LUN) iodepth=" + IODEPTH + " ("
-                        + JOBS * IODEPTH + " wanted, " + CAN_QUEUE + " host tags), " + run.cellNanos() / 1_000_000
-                        + " ms per cell; CPU = this process, all threads",
-                LabReport.table("case", "hw_queues", "modes", "iodepth", "KIOPS", "CPU us/IO", "completion runs/IO"),
+                        + "rw=randread bs=4k numjobs=" + JOBS + " (2 per LUN, each moving to the next software queue "
+                        + "every " + MIGRATE_EVERY + " I/Os) iodepth=" + IODEPTH + " (" + JOBS * IODEPTH + " wanted, "
+                        + CAN_QUEUE + " host tags), " + run.cellNanos() / 1_000_000
+                        + " ms per cell; CPU = this process, all threads; tag users = active_queues as the cell ends",
+                LabReport.table("case", "hw_queues", "modes", "iodepth", "KIOPS", "CPU us/IO", "completion runs/IO",
+                        "tag users"),
                 "seed 001, Kashyap Desai 2020-02, megaraid_sas fusion, 64 fio jobs, can_queue exhausted, scheduler none",
                 LabReport.table("case", "IOPS")
                         .add("old driver, nr_hw_queues 1, iodepth 128", "3.1M")
@@ -101,16 +108,19 @@ final class FairShareExperiment implements Experiment {
             for (ScsiDisk d : disks) {
                 d.queue().setScheduler("none");
             }
-            DiskSetTarget target = new DiskSetTarget(disks);
+            DiskSetTarget target = new DiskSetTarget(disks, MIGRATE_EVERY);
             run.warmUp(target, "randread", BS, c.iodepth(), JOBS);
             long runs0 = completionRuns(disks);
             long cpu0 = LabRun.processCpuNanos();
             BenchResult res = run.cell(target, "randread", BS, c.iodepth(), JOBS);
             long cpu1 = LabRun.processCpuNanos();
+            // active_queues as the cell ends (before the LUNs' timeout work can find them idle): hctxs or queues.
+            int users = hba.hosts().get(0).tagSet().tags(0).activeQueues();
             long ios = res.read().ios();
             double runsPerIo = ios == 0 ? 0 : (double) (completionRuns(disks) - runs0) / ios;
             double[] m = {Hbas.kiops(res.read().iops()), LabRun.cpuMicrosPerIo(cpu0, cpu1, ios), runsPerIo};
-            r.ours.add(c.name(), c.hwQueues(), SharedTagModes.decode(c.modes()), c.iodepth(), m[0], m[1], m[2]);
+            r.ours.add(c.name(), c.hwQueues(), SharedTagModes.decode(c.modes()), c.iodepth(), m[0], m[1], m[2],
+                    users);
             run.note("fair-share: " + c.name() + " done");
             r.interrupted |= res.interrupted();
             return m;

@@ -32,7 +32,7 @@ public final class LoopParams {
                 k.integer("luns", 1, 1, 256),
                 k.number("size_mb", 64, 1, 1 << 20) << 20,
                 sector, false,
-                k.number("delay_ns", 0, 0, 1_000_000_000L), 0, 0,
+                k.number("delay_ns", 0, 0, 1_000_000_000L), 0, 0, 0,
                 k.integer("nr_hw_queues", 1, 1, TagSetConfig.MAX_HW_QUEUES),
                 canQueue,
                 k.integer("cmd_per_lun", Math.min(canQueue, 4096), 1, 4096),

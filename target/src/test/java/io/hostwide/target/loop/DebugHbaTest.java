@@ -99,6 +99,8 @@ class DebugHbaTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("seek_ns");
         assertThatThrownBy(() -> BlockDevices.open("debug:xfer_mbps=50"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("xfer_mbps");
+        assertThatThrownBy(() -> BlockDevices.open("debug:cmd_ns=50"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cmd_ns");
         assertThatThrownBy(() -> BlockDevices.open("debug:max_luns=2,disk=2"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("disk");
     }
