@@ -75,7 +75,8 @@ final class FairShareExperiment implements Experiment {
     public LabReport run(LabRun run) throws InterruptedException {
         long ndelay = run.ndelayOr(defaultNdelayNanos());
         LabReport r = new LabReport(name(),
-                "debug:" + knobs(1, ndelay) + " | debug:" + knobs(HW_QUEUES, ndelay) + ", scheduler none, "
+                "debug:" + knobs(1, ndelay) + " | debug:" + knobs(HW_QUEUES, ndelay) + ",shared_tags=MODES, "
+                        + "scheduler none, "
                         + "rw=randread bs=4k numjobs=" + JOBS + " (2 per LUN, each moving to the next software queue "
                         + "every " + MIGRATE_EVERY + " I/Os) iodepth=" + IODEPTH + " (" + JOBS * IODEPTH + " wanted, "
                         + CAN_QUEUE + " host tags), " + run.cellNanos() / 1_000_000
@@ -102,8 +103,8 @@ final class FairShareExperiment implements Experiment {
 
     /** Returns {KIOPS, CPU us/IO, completion runs/IO}. */
     private static double[] cell(LabRun run, LabReport r, Case c, long ndelay) throws InterruptedException {
-        try (LoopHba hba = Hbas.debug(knobs(c.hwQueues(), ndelay))) {
-            hba.hosts().get(0).tagSet().setSharedTagModes(c.modes());
+        String knobs = knobs(c.hwQueues(), ndelay) + ",shared_tags=" + SharedTagModes.decode(c.modes());
+        try (LoopHba hba = Hbas.debug(knobs)) {
             List<ScsiDisk> disks = hba.disks();
             for (ScsiDisk d : disks) {
                 d.queue().setScheduler("none");

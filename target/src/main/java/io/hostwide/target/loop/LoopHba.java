@@ -88,6 +88,7 @@ public final class LoopHba implements AutoCloseable {
                 .trackQueueDepth(cfg.trackQueueDepth()).restartPolicy(cfg.restartPolicy())
                 .bypassBudgetNonRotational(cfg.bypassBudgetNonRotational()).timeoutMillis(cfg.timeoutMillis());
         ScsiHost host = new ScsiHost(tpl, lld, kblockd);
+        host.tagSet().setSharedTagModes(cfg.sharedTagModes());   // before the scan: no I/O yet
         hosts.add(host);
         llds.add(lld);
         List<ScsiDevice> found = new ScsiScanner(host).scanHost();

@@ -28,6 +28,7 @@ import io.hostwide.scsi.sd.DiscardMode;
  * @param discardMode    how the disk sends DISCARD
  * @param fuaWrites      every WRITE carries FUA
  * @param force16        READ/WRITE always use the 16-byte CDBs ({@code cdb_len=16})
+ * @param sharedTagModes {@link io.hostwide.blk.SharedTagModes} of every host's tag set (seed 001's switches)
  */
 public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long sizeBytes, int sectorSize,
                             boolean perHostStore, long delayNanos, long seekNanos, long xferBytesPerSec, long commandNanos,
@@ -35,7 +36,7 @@ public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long 
                             int cmdPerLun, boolean hostTagset, int everyNth, int opts, boolean rotational,
                             boolean thin, DiscardMode discardMode, RestartPolicy restartPolicy,
                             boolean bypassBudgetNonRotational, boolean trackQueueDepth, long timeoutMillis,
-                            int disk, boolean fuaWrites, boolean force16) {
+                            int disk, boolean fuaWrites, boolean force16, int sharedTagModes) {
 
     public LoopHbaConfig validate() {
         if (hosts < 1 || targets < 1 || luns < 1) {

@@ -2,6 +2,7 @@ package io.hostwide.target.loop;
 
 import io.hostwide.blk.BlkStatus;
 import io.hostwide.blk.ReqOp;
+import io.hostwide.blk.SharedTagModes;
 import io.hostwide.blk.api.BlockDevice;
 import io.hostwide.blk.api.BlockDevices;
 import io.hostwide.blk.api.SubmitHandle;
@@ -101,8 +102,22 @@ class DebugHbaTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("xfer_mbps");
         assertThatThrownBy(() -> BlockDevices.open("debug:cmd_ns=50"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cmd_ns");
+        assertThatThrownBy(() -> BlockDevices.open("debug:shared_tags=fast"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shared_tags");
+        assertThatThrownBy(() -> BlockDevices.open("loop:shared_tags=run_all_hctx+run_completing_hctx"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shared_tags");
         assertThatThrownBy(() -> BlockDevices.open("debug:max_luns=2,disk=2"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("disk");
+    }
+
+    @Test
+    void sharedTagsKnobSetsTheTagSetModes() {
+        try (LoopHba hba = LoopHba.create(DebugParams.parse("submit_queues=2,host_max_queue=32,delay=0,shared_tags=old"))) {
+            assertThat(hba.hosts().get(0).tagSet().sharedTagModes()).isEqualTo(SharedTagModes.OLD);
+        }
+        try (LoopHba hba = LoopHba.create(DebugParams.parse("delay=0"))) {
+            assertThat(hba.hosts().get(0).tagSet().sharedTagModes()).isEqualTo(SharedTagModes.IMPROVED);
+        }
     }
 
     @Test
