@@ -28,7 +28,9 @@ final class Merge {
 
     /** {@code blk_rq_merge_ok} + {@code blk_try_merge}: where {@code bio} would go on {@code rq}, or NONE. */
     static int tryMerge(Request rq, Bio bio) {
-        if (rq.op != bio.op || !rqMergeable(rq) || !fits(rq.q, rq.nrSegs + 1, (long) rq.length + bio.length)) {
+        if (rq.op != bio.op || !rqMergeable(rq)
+                || !fits(rq.q, rq.nrSegs + 1, rq.nrPhysSegs + Split.physSegments(rq.q, bio.length),
+                (long) rq.length + bio.length)) {
             return NONE;
         }
         if (rq.offset + rq.length == bio.offset) {
@@ -40,9 +42,13 @@ final class Merge {
         return NONE;
     }
 
-    /** {@code ll_new_hw_segment} and {@code max_sectors}: both queue limits hold after the merge. */
-    private static boolean fits(RequestQueue q, int segs, long bytes) {
-        return segs <= q.maxSegments && bytes <= q.maxSectors * 512L;
+    /**
+     * {@code ll_new_hw_segment} and {@code max_sectors}: the merged request carries at most
+     * {@link Request#MAX_SEGMENTS} bios, at most {@code max_segments} physical segments and at most
+     * {@code max_sectors}.
+     */
+    private static boolean fits(RequestQueue q, int bios, int physSegs, long bytes) {
+        return bios <= Request.MAX_SEGMENTS && physSegs <= q.maxSegments && bytes <= q.maxSectors * 512L;
     }
 
     /** Merges {@code bio} into {@code rq} on the side {@link #tryMerge} returned and counts it. */
@@ -62,7 +68,7 @@ final class Merge {
      */
     static boolean requests(Request rq, Request next) {
         if (rq.op != next.op || !rqMergeable(rq) || !rqMergeable(next) || rq.end() != next.offset
-                || !fits(rq.q, rq.nrSegs + next.nrSegs, (long) rq.length + next.length)) {
+                || !fits(rq.q, rq.nrSegs + next.nrSegs, rq.nrPhysSegs + next.nrPhysSegs, (long) rq.length + next.length)) {
             return false;
         }
         appendSegment(rq, next.buffer, next.seg0Len, next.callback, next.userData);
@@ -86,6 +92,7 @@ final class Merge {
         rq.segCb[i] = cb;
         rq.segUd[i] = ud;
         rq.nrSegs++;
+        rq.nrPhysSegs += Split.physSegments(rq.q, len);
         rq.length += len;
     }
 
@@ -108,6 +115,7 @@ final class Merge {
         rq.offset = bio.offset;
         rq.length += bio.length;
         rq.nrSegs++;
+        rq.nrPhysSegs += Split.physSegments(rq.q, bio.length);
     }
 
     /** The slot's segment arrays, made on its first merge and reused by every later use of the slot. */

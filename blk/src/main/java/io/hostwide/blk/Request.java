@@ -76,6 +76,8 @@ public final class Request {
     long userData;
     /** Segments in use (≥ 1); segments 1.. live in the arrays below at index - 1. */
     int nrSegs = 1;
+    /** Physical segments of {@code max_segment_size} over all bios ({@code rq->nr_phys_segments}). */
+    int nrPhysSegs = 1;
     /** Extra segments of merged bios, allocated on this slot's first merge and kept for its life. */
     ByteBuffer[] segBuf;
     int[] segLen;

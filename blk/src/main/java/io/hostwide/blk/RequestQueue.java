@@ -21,6 +21,14 @@ public final class RequestQueue implements AutoCloseable {
     private static final VarHandle RESTARTS;
     /** {@code BLK_DEF_MAX_SECTORS_CAP}: 1280 KiB. */
     public static final int DEFAULT_MAX_SECTORS = 2560;
+    /** {@code BLK_MAX_SEGMENT_SIZE}: 64 KiB. */
+    public static final int DEFAULT_MAX_SEGMENT_SIZE = 65536;
+    /** Largest {@code max_segments} ({@code USHRT_MAX}, the kernel's field width). */
+    public static final int MAX_SEGMENTS_LIMIT = 65535;
+    /** {@code BLK_MIN_SEGMENT_SIZE}. */
+    public static final int MIN_SEGMENT_SIZE = 4096;
+    /** No limit: the largest sector count whose byte size still fits an int request length. */
+    public static final int UNLIMITED_SECTORS = Integer.MAX_VALUE / 512;
 
     static {
         try {
@@ -57,10 +65,22 @@ public final class RequestQueue implements AutoCloseable {
     final Hctx.Counters writeMerges = new Hctx.Counters();
     /** {@code queue/nomerges}: 0 all merges, 1 only the simple one-hit ones, 2 none. */
     volatile int nomerges;
-    /** {@code queue/max_segments}: bios one request may carry, ≤ {@link Request#MAX_SEGMENTS}. */
+    /** {@code queue/max_segments}: physical segments (of {@link #maxSegmentSize}) one request may span. */
     volatile int maxSegments = Request.MAX_SEGMENTS;
-    /** {@code queue/max_sectors_kb} in 512-byte sectors ({@code BLK_DEF_MAX_SECTORS_CAP}). */
+    /** {@code queue/max_sectors_kb} in 512-byte sectors ({@code BLK_DEF_MAX_SECTORS_CAP}); ≤ {@link #maxHwSectors}. */
     volatile int maxSectors = DEFAULT_MAX_SECTORS;
+    /** {@code queue/max_hw_sectors_kb} in 512-byte sectors: what the device can take in one request. */
+    volatile int maxHwSectors = UNLIMITED_SECTORS;
+    /** {@code queue/max_segment_size}: bytes one physical segment may span. */
+    volatile int maxSegmentSize = DEFAULT_MAX_SEGMENT_SIZE;
+    /** {@code queue/logical_block_size}: every split lands on a multiple of it. */
+    volatile int logicalBlockSize = 512;
+    /** {@code queue/discard_max_bytes} in sectors; 0 = discard not supported by the device. */
+    volatile int maxDiscardSectors = UNLIMITED_SECTORS;
+    /** {@code queue/discard_granularity} in bytes: discard splits end on a multiple of it. */
+    volatile int discardGranularity = 512;
+    /** Bios that were split to fit the limits ({@code bio_split_to_limits} calls that split). */
+    final Hctx.Counters splits = new Hctx.Counters();
     final Freeze freeze;
     /** {@code queue/rotational}. */
     volatile boolean rotational;
@@ -180,9 +200,13 @@ public final class RequestQueue implements AutoCloseable {
         return maxSegments;
     }
 
+    /**
+     * Sets {@code queue/max_segments} (the driver's scatter-gather table size, {@code sg_tablesize}). A request
+     * also never carries more than {@link Request#MAX_SEGMENTS} merged bios, whatever this says.
+     */
     public void setMaxSegments(int v) {
-        if (v < 1 || v > Request.MAX_SEGMENTS) {
-            throw new IllegalArgumentException("max_segments must be 1.." + Request.MAX_SEGMENTS + ", got " + v);
+        if (v < 1 || v > MAX_SEGMENTS_LIMIT) {
+            throw new IllegalArgumentException("max_segments must be 1.." + MAX_SEGMENTS_LIMIT + ", got " + v);
         }
         maxSegments = v;
     }
@@ -192,12 +216,104 @@ public final class RequestQueue implements AutoCloseable {
         return maxSectors / 2;
     }
 
-    /** Sets {@code queue/max_sectors_kb}: a merged request never grows beyond it (a single bio may). */
+    /**
+     * Sets {@code queue/max_sectors_kb}: no request is larger (bigger bios are split, merges stop there). As the
+     * sysfs write, it must lie between 4 (one page) and {@code max_hw_sectors_kb}.
+     */
     public void setMaxSectorsKb(int kb) {
-        if (kb < 4 || kb > (Integer.MAX_VALUE / 512) / 2) {
-            throw new IllegalArgumentException("max_sectors_kb must be >= 4, got " + kb);
+        int hwKb = maxHwSectors / 2;
+        if (kb < 4 || kb > hwKb) {
+            throw new IllegalArgumentException("max_sectors_kb must be 4.." + hwKb + " (max_hw_sectors_kb), got " + kb);
         }
         maxSectors = kb * 2;
+    }
+
+    /** {@code queue/max_hw_sectors_kb}. */
+    public int maxHwSectorsKb() {
+        return maxHwSectors / 2;
+    }
+
+    /**
+     * The driver's limit ({@code max_hw_sectors}, in 512-byte sectors, at least 8): also lowers
+     * {@code max_sectors} to it. Drivers call this while setting the queue up, before I/O.
+     */
+    public void setMaxHwSectors(int sectors) {
+        if (sectors < 8 || sectors > UNLIMITED_SECTORS) {
+            throw new IllegalArgumentException("max_hw_sectors must be 8.." + UNLIMITED_SECTORS + ", got " + sectors);
+        }
+        maxHwSectors = sectors;
+        if (maxSectors > sectors) {
+            maxSectors = sectors;
+        }
+    }
+
+    /** Sets {@code max_sectors} directly in sectors (a driver's choice below the hardware limit, e.g. sd's). */
+    public void setMaxSectors(int sectors) {
+        if (sectors < 8 || sectors > maxHwSectors) {
+            throw new IllegalArgumentException("max_sectors must be 8.." + maxHwSectors + ", got " + sectors);
+        }
+        maxSectors = sectors;
+    }
+
+    /** {@code queue/max_segment_size}. */
+    public int maxSegmentSize() {
+        return maxSegmentSize;
+    }
+
+    public void setMaxSegmentSize(int bytes) {
+        if (bytes < MIN_SEGMENT_SIZE) {
+            throw new IllegalArgumentException("max_segment_size must be >= " + MIN_SEGMENT_SIZE + ", got " + bytes);
+        }
+        maxSegmentSize = bytes;
+    }
+
+    /** {@code queue/logical_block_size}. */
+    public int logicalBlockSize() {
+        return logicalBlockSize;
+    }
+
+    public void setLogicalBlockSize(int bytes) {
+        if (bytes < 512 || bytes > 65536 || Integer.bitCount(bytes) != 1) {
+            throw new IllegalArgumentException("logical_block_size must be a power of two 512..65536, got " + bytes);
+        }
+        logicalBlockSize = bytes;
+        if (discardGranularity < bytes) {
+            discardGranularity = bytes;
+        }
+    }
+
+    /** {@code queue/discard_max_bytes}; 0 when the device does not discard. */
+    public long discardMaxBytes() {
+        return maxDiscardSectors * 512L;
+    }
+
+    /** {@code queue/discard_granularity}. */
+    public int discardGranularity() {
+        return discardGranularity;
+    }
+
+    /**
+     * Discard limits ({@code max_discard_sectors}, {@code discard_granularity}): 0 sectors = no discard (such a
+     * DISCARD ends with NOTSUPP unsent); the granularity is a multiple of the logical block size.
+     */
+    public void setDiscardLimits(int maxSectors, int granularityBytes) {
+        if (maxSectors < 0 || maxSectors > UNLIMITED_SECTORS) {
+            throw new IllegalArgumentException("max_discard_sectors must be 0.." + UNLIMITED_SECTORS + ", got " + maxSectors);
+        }
+        if (granularityBytes < logicalBlockSize || granularityBytes % logicalBlockSize != 0) {
+            throw new IllegalArgumentException("discard_granularity must be a multiple of " + logicalBlockSize
+                    + ", got " + granularityBytes);
+        }
+        if (maxSectors != 0 && (long) maxSectors * 512 < logicalBlockSize) {
+            throw new IllegalArgumentException("max_discard_sectors " + maxSectors + " is below one logical block");
+        }
+        maxDiscardSectors = maxSectors;
+        discardGranularity = granularityBytes;
+    }
+
+    /** Bios split to fit this queue's limits so far. */
+    public long splits() {
+        return splits.get();
     }
 
     /** {@code queue/rotational}: the device reports a seeking medium. */

@@ -44,14 +44,52 @@ public final class Submitter {
      * Arguments are checked by the caller's layer (see {@code BlockDevice}).
      */
     public void submit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
-        if (!doSubmit(op, offset, length, buf, cb, userData, false, false)) {
+        if (Split.needed(q, op, length)) {
+            splitSubmit(op, offset, length, buf, cb, userData, false);
+        } else if (!doSubmit(op, offset, length, buf, cb, userData, false, false)) {
             cb.onComplete(userData, BlkStatus.AGAIN);
         }
     }
 
-    /** As {@link #submit} but never waits: returns false (callback not called) when no tag is free ({@code REQ_NOWAIT}). */
+    /**
+     * As {@link #submit} but never waits: returns false (callback not called) when no tag is free ({@code REQ_NOWAIT}).
+     * A bio that must be split returns false only when its first piece gets no tag; if a later piece gets none,
+     * the callback reports AGAIN once the pieces already sent have ended.
+     */
     public boolean trySubmit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData) {
+        if (Split.needed(q, op, length)) {
+            return splitSubmit(op, offset, length, buf, cb, userData, true);
+        }
         return doSubmit(op, offset, length, buf, cb, userData, true, false);
+    }
+
+    /**
+     * {@code bio_split_to_limits} + {@code bio_chain}: sends the bio as pieces within the queue limits, each a
+     * request of its own, completing into one {@link SplitParent}. The pieces view the caller's buffer (no copy).
+     */
+    private boolean splitSubmit(ReqOp op, long offset, int length, ByteBuffer buf, IoCallback cb, long userData,
+                                boolean nowait) {
+        SplitParent parent = new SplitParent(cb, userData);
+        int done = 0;
+        int piece = 0;
+        while (done < length) {
+            long at = offset + done;
+            int n = Split.pieceLength(q, op, at, length - done);
+            ByteBuffer slice = buf == null ? null : buf.slice(buf.position() + done, n);
+            parent.addPiece();
+            if (!doSubmit(op, at, n, slice, parent, piece, nowait, false)) {
+                if (nowait && done == 0) {
+                    return false;   // nothing was sent; the parent is dropped without calling anyone
+                }
+                parent.onComplete(piece, BlkStatus.AGAIN);   // this piece and the rest are never sent
+                break;
+            }
+            done += n;
+            piece++;
+        }
+        q.splits.inc();
+        parent.sent();
+        return true;
     }
 
     /** As {@link #trySubmit} from the reserved tags (driver-internal commands). */
@@ -124,6 +162,7 @@ public final class Submitter {
         rq.buffer = buf;
         rq.seg0Len = length;
         rq.nrSegs = 1;
+        rq.nrPhysSegs = Split.physSegments(q, length);
         rq.callback = cb;
         rq.userData = userData;
         rq.timeoutNanos = q.timeoutNanos;

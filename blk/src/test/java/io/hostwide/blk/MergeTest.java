@@ -88,7 +88,8 @@ class MergeTest {
         plugged(ReqOp.WRITE, offs);
         assertThat(drv.held).hasSize(2);
         assertThat(drv.held.peek().length()).isEqualTo(4096);
-        assertThatThrownBy(() -> q.setMaxSegments(Request.MAX_SEGMENTS + 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> q.setMaxSegments(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> q.setMaxSegments(RequestQueue.MAX_SEGMENTS_LIMIT + 1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> q.setMaxSectorsKb(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> q.setNomerges(3)).isInstanceOf(IllegalArgumentException.class);
     }

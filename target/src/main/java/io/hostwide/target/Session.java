@@ -33,6 +33,7 @@ public final class Session implements AutoCloseable {
     private final java.util.concurrent.CopyOnWriteArrayList<TargetCommand> commands =
             new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    private volatile UnitAttentionListener unitAttentionListener;
 
     Session(TargetCore core, TargetPort port, Fabric fabric, String initiatorName, String initiatorPortName,
             NodeAcl acl, int poolSize) {
@@ -172,6 +173,16 @@ public final class Session implements AutoCloseable {
             }
         }
         luns = next;
+    }
+
+    /** Tells {@code l} of every unit attention queued for this nexus from now on (null: nobody). */
+    public void unitAttentionListener(UnitAttentionListener l) { this.unitAttentionListener = l; }
+
+    void unitAttentionQueued(SessionLun lun, int ascAscq) {
+        UnitAttentionListener l = unitAttentionListener;
+        if (l != null && !closed) {
+            l.queued(lun, ascAscq);
+        }
     }
 
     /** Ends the nexus: its per-nexus state (UAs, medium-removal prevention) goes with it (I_T nexus loss). */

@@ -13,7 +13,7 @@ public final class SessionLun {
     private final int mappedLun;
     private final Lun lun;
     private final boolean readOnly;
-    private final UnitAttentionQueue unitAttentions = new UnitAttentionQueue();
+    private final UnitAttentionQueue unitAttentions = new UnitAttentionQueue(this);
     private volatile boolean preventMediumRemoval;
     /** Slot for the persistent-reservation layer (registration of this I_T nexus); null when unregistered. */
     public volatile Object reservationState;

@@ -116,6 +116,8 @@ public final class TargetCommand {
     private int dataInSend;
     private int residualKind;
     private int residualCount;
+    /** When the fabric submitted the command to the core; the start of the device's latency statistics. */
+    long submitNanos;
 
     TargetCommand(Session session) {
         this.session = session;
@@ -409,6 +411,7 @@ public final class TargetCommand {
         if (!STATE.compareAndSet(this, PREPARED, SUBMITTED)) {
             return false;
         }
+        submitNanos = System.nanoTime();
         if (dataOut != null) {
             dataOutStart = dataOut.position();
         }

@@ -9,6 +9,7 @@ import io.hostwide.target.core.CommandTable;
 import io.hostwide.target.core.IoQueue;
 import io.hostwide.target.model.Device;
 import io.hostwide.target.model.DeviceAttributes;
+import io.hostwide.target.model.DeviceStats;
 import io.hostwide.target.model.NodeAcl;
 import io.hostwide.target.model.ScsiTarget;
 import io.hostwide.target.model.TargetPort;
@@ -380,6 +381,9 @@ public final class TargetCore implements AutoCloseable {
         Device dev = cmd.device;
         boolean dsense = dev != null && dev.modePages().descriptorSense();
         cmd.finish(dsense);
+        if (dev != null) {
+            recordStats(dev, cmd);
+        }
         try {
             cmd.session().fabric().complete(cmd);
         } finally {
@@ -388,6 +392,23 @@ public final class TargetCore implements AutoCloseable {
                 taskManagement.abortedCommandDelivered();
             }
         }
+    }
+
+    private static void recordStats(Device dev, TargetCommand cmd) {
+        CommandDescriptor d = cmd.descriptor();
+        DeviceStats.Kind kind;
+        long bytes;
+        if (d != null && d.has(CommandDescriptor.WRITES_MEDIUM)) {
+            kind = DeviceStats.Kind.WRITE;
+            bytes = cmd.status() == 0 ? cmd.dataOutLength() : 0;
+        } else if (d != null && d.has(CommandDescriptor.MEDIUM_ACCESS) && d.direction() == CommandDescriptor.DATA_IN) {
+            kind = DeviceStats.Kind.READ;
+            bytes = cmd.dataInSendLength();
+        } else {
+            kind = DeviceStats.Kind.OTHER;
+            bytes = 0;
+        }
+        dev.stats().record(kind, bytes, System.nanoTime() - cmd.submitNanos, cmd.status(), cmd.aborted());
     }
 
     private void internalFailure(TargetCommand cmd, Throwable e) {

@@ -13,15 +13,34 @@ public final class UnitAttentionQueue {
 
     private final int[] conditions = new int[CAPACITY];
     private volatile int count; // written under the monitor; the unlocked read in isEmpty pairs with these writes
+    /** The nexus and LU this queue belongs to, told to its session's listener; null for a free-standing queue. */
+    private final SessionLun owner;
+
+    public UnitAttentionQueue() {
+        this(null);
+    }
+
+    UnitAttentionQueue(SessionLun owner) {
+        this.owner = owner;
+    }
 
     public boolean isEmpty() { return count == 0; }
 
-    /** Queues a condition (ASC/ASCQ as in {@link Asc}); on overflow the oldest non-reset condition is dropped. */
-    public synchronized void add(int ascAscq) {
+    /**
+     * Queues a condition (ASC/ASCQ as in {@link Asc}); on overflow the oldest non-reset condition is dropped. A
+     * condition newly queued is told to the session's {@link UnitAttentionListener}, outside this queue's monitor.
+     */
+    public void add(int ascAscq) {
+        if (addLocked(ascAscq) && owner != null) {
+            owner.session().unitAttentionQueued(owner, ascAscq);
+        }
+    }
+
+    private synchronized boolean addLocked(int ascAscq) {
         int n = count;
         for (int i = 0; i < n; i++) {
             if (conditions[i] == ascAscq) {
-                return;
+                return false;
             }
         }
         boolean reset = Asc.asc(ascAscq) == 0x29;
@@ -37,7 +56,7 @@ public final class UnitAttentionQueue {
             System.arraycopy(conditions, 0, conditions, 1, n);
             conditions[0] = ascAscq;
             count = n + 1;
-            return;
+            return true;
         }
         if (n == CAPACITY) {
             System.arraycopy(conditions, 1, conditions, 0, n - 1); // drop the oldest
@@ -45,6 +64,7 @@ public final class UnitAttentionQueue {
         }
         conditions[n] = ascAscq;
         count = n + 1;
+        return true;
     }
 
     /** Removes and returns the head condition, or -1 when none is pending. */
@@ -66,6 +86,16 @@ public final class UnitAttentionQueue {
             if (conditions[i] == ascAscq) {
                 System.arraycopy(conditions, i + 1, conditions, i, n - i - 1);
                 count = n - 1;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code ascAscq} is pending. */
+    public synchronized boolean contains(int ascAscq) {
+        for (int i = 0; i < count; i++) {
+            if (conditions[i] == ascAscq) {
                 return true;
             }
         }

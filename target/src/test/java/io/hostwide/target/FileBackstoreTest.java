@@ -1,10 +1,12 @@
 package io.hostwide.target;
 
+import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.target.backstore.Backstore;
 import io.hostwide.target.backstore.FileBackstore;
 import io.hostwide.target.model.DeviceAttributes;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FileBackstoreTest {
 
     @Test
-    void writeReadSyncAndUnmapByZeroing(@TempDir Path dir) throws IOException {
+    void writeReadSyncAndASubBlockUnmapZeroes(@TempDir Path dir) throws IOException {
         FileBackstore file = new FileBackstore(dir.resolve("lun0.img"), 1 << 20, BLOCK, true);
         try (Harness h = new Harness(new DeviceAttributes().thinProvisioning(true), file)) {
             byte[] data = Harness.pattern(8 * BLOCK, 5);
@@ -36,7 +38,8 @@ class FileBackstoreTest {
             assertThat(h.out(ProvisioningTest.unmap(list.length), list).status()).isEqualTo(ScsiStatus.GOOD);
             assertThat(h.in(Harness.read10(100, 4), 4 * BLOCK).data()).containsOnly(0);
             byte[] st = ProvisioningTest.lbaStatus(h, 100, 24);
-            assertThat(st[20] & 0x0F).isZero(); // still allocated in the file: reported "mapped or unknown"
+            // 4 blocks of 512 bytes are less than a filesystem block: zeroed, still allocated, "mapped or unknown"
+            assertThat(st[20] & 0x0F).isZero();
             assertThat(h.none(cdb(0x34, 0, 0, 0, 0, 0, 0, 0, 1, 0)).status()).isEqualTo(ScsiStatus.GOOD); // not cached
         }
         FileBackstore again = new FileBackstore(dir.resolve("lun0.img"), 0, BLOCK, false);
@@ -45,6 +48,59 @@ class FileBackstoreTest {
         assertThat(b.array()).isEqualTo(java.util.Arrays.copyOfRange(Harness.pattern(8 * BLOCK, 5), 4 * BLOCK, 8 * BLOCK));
         assertThat(again.supportsUnmap()).isFalse();
         again.close();
+    }
+
+    /** Issue 3 item 4: UNMAP on a thin file deallocates, and GET LBA STATUS says so (SBC-4 §5.8, §5.31). */
+    @Test
+    void unmapThroughTheCoreDeallocatesAndGetLbaStatusReportsIt(@TempDir Path dir) throws IOException {
+        FileBackstore file = new FileBackstore(dir.resolve("thin.img"), 1 << 20, BLOCK, true);
+        Assumptions.assumeTrue(file.deallocates() && probePunch(file), () -> "cannot punch holes: " + file.describe());
+        int g = file.unmapGranularityBlocks();
+        try (Harness h = new Harness(new DeviceAttributes().thinProvisioning(true), file)) {
+            byte[] rc = h.in(cdb(0x9E, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0), 32).data();
+            assertThat(rc[14] & 0xC0).as("LBPME | LBPRZ").isEqualTo(0xC0);
+            byte[] data = Harness.pattern(64 * BLOCK, 9);
+            assertThat(h.out(Harness.write10(0, 64), data).status()).isEqualTo(ScsiStatus.GOOD);
+            byte[] list = ProvisioningTest.unmapList(g, 2L * g);
+            assertThat(h.out(ProvisioningTest.unmap(list.length), list).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(g, 2 * g), 2 * g * BLOCK).data()).containsOnly(0);
+
+            byte[] st = ProvisioningTest.lbaStatus(h, 0, 8 + 4 * 16);
+            assertThat(BigEndian.u32(st, 0)).as("four descriptors").isEqualTo(4 + 4 * 16);
+            assertDescriptor(st, 0, 0, g, 0);
+            assertDescriptor(st, 1, g, 2L * g, 1); // punched
+            assertDescriptor(st, 2, 3L * g, 64 - 3L * g, 0);
+            assertDescriptor(st, 3, 64, Harness.BLOCKS - 64, 1); // never written: the file was extended sparsely
+        }
+    }
+
+    /** Without native hole support (Java 21, forced here) UNMAP zeroes and every block stays "mapped or unknown". */
+    @Test
+    void theFallbackZeroesAndReportsMappedThroughTheCore(@TempDir Path dir) throws IOException {
+        FileBackstore file = new FileBackstore(dir.resolve("portable.img"), 1 << 20, BLOCK,
+                FileBackstore.Options.of(true).nativeHoles(false));
+        try (Harness h = new Harness(new DeviceAttributes().thinProvisioning(true), file)) {
+            assertThat(h.out(Harness.write10(0, 64), Harness.pattern(64 * BLOCK, 3)).status()).isEqualTo(ScsiStatus.GOOD);
+            byte[] list = ProvisioningTest.unmapList(0, 64);
+            assertThat(h.out(ProvisioningTest.unmap(list.length), list).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(0, 64), 64 * BLOCK).data()).containsOnly(0);
+            byte[] st = ProvisioningTest.lbaStatus(h, 0, 8 + 4 * 16);
+            assertThat(BigEndian.u32(st, 0)).isEqualTo(4 + 16);
+            assertDescriptor(st, 0, 0, Harness.BLOCKS, 0);
+        }
+    }
+
+    private static boolean probePunch(FileBackstore f) throws IOException {
+        f.write(0, java.nio.ByteBuffer.allocate(f.unmapGranularityBlocks() * BLOCK), false);
+        f.unmap(0, f.unmapGranularityBlocks()); // EOPNOTSUPP here turns deallocates() off
+        return f.deallocates();
+    }
+
+    private static void assertDescriptor(byte[] st, int i, long lba, long blocks, int status) {
+        int p = 8 + 16 * i;
+        assertThat(BigEndian.s64(st, p)).as("descriptor %d lba", i).isEqualTo(lba);
+        assertThat(BigEndian.u32(st, p + 8)).as("descriptor %d blocks", i).isEqualTo(blocks);
+        assertThat(st[p + 12] & 0x0F).as("descriptor %d status", i).isEqualTo(status);
     }
 
     @Test

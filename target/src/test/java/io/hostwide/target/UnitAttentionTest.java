@@ -28,6 +28,8 @@ class UnitAttentionTest {
         q.add(Asc.POWER_ON_RESET_OR_BUS_DEVICE_RESET_OCCURRED);
         q.add(Asc.BUS_DEVICE_RESET_FUNCTION_OCCURRED); // a newer reset replaces the older one
         assertThat(q.size()).isEqualTo(3);
+        assertThat(q.contains(Asc.CAPACITY_DATA_HAS_CHANGED)).isTrue();
+        assertThat(q.contains(Asc.POWER_ON_RESET_OR_BUS_DEVICE_RESET_OCCURRED)).isFalse(); // replaced
         assertThat(q.poll()).isEqualTo(Asc.BUS_DEVICE_RESET_FUNCTION_OCCURRED);
         assertThat(q.poll()).isEqualTo(Asc.MODE_PARAMETERS_CHANGED);
         assertThat(q.remove(Asc.CAPACITY_DATA_HAS_CHANGED)).isTrue();
@@ -37,6 +39,23 @@ class UnitAttentionTest {
         }
         assertThat(q.size()).isEqualTo(16);
         assertThat(q.peek()).isEqualTo(Asc.of(0x3F, 24)); // the oldest were dropped
+    }
+
+    /** A fabric's listener hears each condition newly queued for its nexus, once, with the LU it concerns. */
+    @Test
+    void listenerHearsNewlyQueuedConditionsOfItsNexusOnly() {
+        try (Harness h = new Harness()) {
+            java.util.List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+            h.session.unitAttentionListener((lun, asc) -> heard.add(lun.mappedLun() + ":" + Integer.toHexString(asc)));
+            Session other = h.newSession("iqn.2026-12.io.hostwide:other");
+            h.device.broadcastUnitAttention(Asc.CAPACITY_DATA_HAS_CHANGED, null);
+            h.device.broadcastUnitAttention(Asc.CAPACITY_DATA_HAS_CHANGED, null); // already queued: not again
+            other.lookup(0).unitAttentions().add(Asc.MODE_PARAMETERS_CHANGED); // another nexus
+            assertThat(heard).containsExactly("0:2a09");
+            h.session.unitAttentionListener(null);
+            h.device.broadcastUnitAttention(Asc.INQUIRY_DATA_HAS_CHANGED, null);
+            assertThat(heard).containsExactly("0:2a09");
+        }
     }
 
     /**

@@ -14,10 +14,11 @@ import java.util.concurrent.Callable;
 @Command(name = "admin", mixinStandardHelpOptions = true,
         description = {"Manage a running 'hostwide serve'.",
                 "  status  portals, targets, LUNs and sessions (JSON)",
+                "  stats   per backstore: commands, bytes, latency percentiles, errors (JSON)",
                 "  reload  re-read the server's --config and apply LUN-map and ACL changes live"})
 public final class AdminCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "COMMAND", description = "status or reload")
+    @Parameters(index = "0", paramLabel = "COMMAND", description = "status, stats or reload")
     String command;
 
     @Option(names = "--port", defaultValue = "3260",
@@ -32,8 +33,8 @@ public final class AdminCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!command.equals("status") && !command.equals("reload")) {
-            throw new IllegalArgumentException("unknown command '" + command + "' (known: status, reload)");
+        if (!command.equals("status") && !command.equals("stats") && !command.equals("reload")) {
+            throw new IllegalArgumentException("unknown command '" + command + "' (known: status, stats, reload)");
         }
         Path path = socket != null ? socket : AdminSocket.defaultPath(port);
         if (!Files.exists(path)) {

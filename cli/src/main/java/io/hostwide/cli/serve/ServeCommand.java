@@ -23,6 +23,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
                         + " with LUN 0 = 1 GiB thin RAM disk, open to any initiator, on 127.0.0.1:3260."})
 public final class ServeCommand implements Callable<Integer> {
 
+    /** How long a graceful stop waits for initiators to log out after asking them to (RFC 7143 §11.9.1). */
+    private static final java.time.Duration LOGOUT_WAIT = java.time.Duration.ofSeconds(3);
+
     @Option(names = "--listen", paramLabel = "HOST:PORT",
             description = "Portal to listen on; repeatable (default: the config's portals, else 127.0.0.1:3260)")
     List<String> listen;
@@ -90,8 +93,10 @@ public final class ServeCommand implements Callable<Integer> {
                     }
                 }
             }
-            out.println("hostwide serve: SIG" + interrupts.signal() + ", closing sessions");
+            out.println("hostwide serve: SIG" + interrupts.signal() + ", asking initiators to log out (up to "
+                    + LOGOUT_WAIT.toSeconds() + " s), then closing sessions");
             out.flush();
+            assembly.shutdown(LOGOUT_WAIT);
         }
         out.println("hostwide serve: stopped");
         out.flush();
@@ -116,6 +121,10 @@ public final class ServeCommand implements Callable<Integer> {
                 reply.put("ok", true);
                 reply.putAll(assembly.status());
             }
+            case "stats" -> {
+                reply.put("ok", true);
+                reply.putAll(assembly.stats());
+            }
             case "reload" -> {
                 if (config == null) {
                     throw new IllegalArgumentException("serve was started without --config: nothing to reload");
@@ -125,7 +134,7 @@ public final class ServeCommand implements Callable<Integer> {
                 reply.put("changes", changes);
             }
             default -> throw new IllegalArgumentException("unknown admin command '" + command
-                    + "' (known: status, reload)");
+                    + "' (known: status, stats, reload)");
         }
         return reply;
     }

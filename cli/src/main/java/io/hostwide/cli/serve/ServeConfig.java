@@ -15,9 +15,9 @@ import java.util.Map;
  *   "session": { "queue_depth": 128 },
  *   "discovery_auth": { "user": "disc", "secret": "...", "mutual_user": "...", "mutual_secret": "..." },
  *   "backstores": {
- *     "ram0":  { "type": "ram",  "size": "1g", "block_size": 512, "thin": true },
+ *     "ram0":  { "type": "ram",  "size": "1g", "block_size": 512, "physical_block_size": 4096, "thin": true },
  *     "disk1": { "type": "file", "path": "/srv/disk1.img", "size": "10g", "queue_depth": 32,
- *                "write_cache": true, "removable": false, "write_protect": false }
+ *                "write_cache": true, "direct": false, "removable": false, "write_protect": false }
  *   },
  *   "targets": [ {
  *     "name": "iqn.2026-12.io.hostwide:target0",
@@ -27,7 +27,9 @@ import java.util.Map;
  *   } ]
  * }
  * }</pre>
- * A target without {@code acls} admits every initiator to all its LUNs.
+ * A target without {@code acls} admits every initiator to all its LUNs. {@code physical_block_size} (default:
+ * {@code block_size}) is a power-of-two multiple of {@code block_size}, reported as LOGICAL BLOCKS PER PHYSICAL
+ * BLOCK EXPONENT (SBC-4 §5.22.2) and used as the unmap granularity.
  */
 public record ServeConfig(List<String> portals, Session session,
                           @JsonProperty("discovery_auth") Chap discoveryAuth,
@@ -53,7 +55,8 @@ public record ServeConfig(List<String> portals, Session session,
                             @JsonProperty("write_cache") Boolean writeCache,
                             Boolean direct,
                             Boolean removable,
-                            @JsonProperty("write_protect") Boolean writeProtect) {
+                            @JsonProperty("write_protect") Boolean writeProtect,
+                            @JsonProperty("physical_block_size") Integer physicalBlockSize) {
     }
 
     public record Target(String name, String alias, Chap auth, List<Lun> luns, List<Acl> acls) {

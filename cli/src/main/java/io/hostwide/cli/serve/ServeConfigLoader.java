@@ -216,6 +216,9 @@ public final class ServeConfigLoader {
                 if (b.path() != null) {
                     throw new IllegalArgumentException(at + ".path only applies to file backstores");
                 }
+                if (b.direct() != null) {
+                    throw new IllegalArgumentException(at + ".direct (O_DIRECT) only applies to file backstores");
+                }
             }
             case "file" -> {
                 if (b.path() == null || b.path().isBlank()) {
@@ -241,8 +244,22 @@ public final class ServeConfigLoader {
                 throw new IllegalArgumentException(at + ".size " + b.size() + " is not a multiple of block_size " + bs);
             }
         }
+        checkPhysicalBlockSize(at, b);
         if (b.queueDepth() != null && (b.queueDepth() < 1 || b.queueDepth() > 4096)) {
             throw new IllegalArgumentException(at + ".queue_depth " + b.queueDepth() + " is out of range (1..4096)");
+        }
+    }
+
+    /** SBC-4 §5.22.2: 2^LBPPBE logical blocks per physical block, the exponent being a 4-bit field. */
+    private static void checkPhysicalBlockSize(String at, ServeConfig.Backstore b) {
+        if (b.physicalBlockSize() == null) {
+            return;
+        }
+        int bs = b.blockSize() == null ? 512 : b.blockSize();
+        long pbs = b.physicalBlockSize();
+        if (pbs < bs || pbs % bs != 0 || Long.bitCount(pbs / bs) != 1 || pbs / bs > 1 << 15) {
+            throw new IllegalArgumentException(at + ".physical_block_size " + pbs + " must be block_size " + bs
+                    + " times a power of two (1 to 32768), e.g. " + Math.max(bs, 4096));
         }
     }
 

@@ -43,6 +43,7 @@ public final class TargetAssembly implements AutoCloseable {
     private final Map<String, Device> devices;
     private final Map<String, TargetPort> ports;
     private ServeConfig current;
+    private final long createdNanos = System.nanoTime();
 
     private TargetAssembly(TargetCore core, IscsiTargetServer server, List<String> summary,
                            Map<String, Device> devices, Map<String, TargetPort> ports, ServeConfig current) {
@@ -54,10 +55,17 @@ public final class TargetAssembly implements AutoCloseable {
         this.current = current;
     }
 
-    /** With no configuration: one target, LUN 0 = a 1 GiB thin RAM disk, any initiator. */
+    /**
+     * With no configuration: one target, LUN 0 = a 1 GiB thin RAM disk, any initiator. Its physical block is its
+     * 512-byte logical block: libiscsi's GetLBAStatus.UnmapSingle (1.19) expects, after unmapping LBAs [0, i), a
+     * GET LBA STATUS at LBA i + 1 to start its first descriptor at i + LBPPB, which no device with LBPPB &gt; 1 can
+     * do without breaking SBC-4 §5.8.2 (the first descriptor contains the starting LBA). Configure
+     * {@code "physical_block_size": 4096} for 4 KiB physical blocks (conformance/physical4k.json).
+     */
     public static ServeConfig defaultConfig() {
         return new ServeConfig(null, null, null,
-                Map.of("ram0", new ServeConfig.Backstore("ram", "1g", null, 512, true, null, null, null, null, null)),
+                Map.of("ram0", new ServeConfig.Backstore("ram", "1g", null, 512, true, null, null, null, null, null,
+                        null)),
                 List.of(new ServeConfig.Target(DEFAULT_TARGET, null, null,
                         List.of(new ServeConfig.Lun(0, "ram0")), null)));
     }
@@ -79,7 +87,8 @@ public final class TargetAssembly implements AutoCloseable {
             Map<String, Device> devices = new LinkedHashMap<>();
             if (cfg.backstores() != null) {
                 cfg.backstores().forEach((name, b) -> {
-                    Device d = core.addDevice(name, openBackstore(name, b), attributes(b));
+                    Backstore store = openBackstore(name, b);
+                    Device d = core.addDevice(name, store, attributes(b, store));
                     devices.put(name, d);
                     summary.add("backstore " + name + ": " + d.backstore().describe() + flags(b));
                 });
@@ -141,7 +150,8 @@ public final class TargetAssembly implements AutoCloseable {
         Map<String, ServeConfig.Backstore> stores = next.backstores() == null ? Map.of() : next.backstores();
         stores.forEach((name, b) -> {
             if (!devices.containsKey(name)) {
-                Device d = core.addDevice(name, openBackstore(name, b), attributes(b));
+                Backstore store = openBackstore(name, b);
+                Device d = core.addDevice(name, store, attributes(b, store));
                 devices.put(name, d);
                 changes.add("added backstore " + name + ": " + d.backstore().describe() + flags(b));
             }
@@ -155,6 +165,11 @@ public final class TargetAssembly implements AutoCloseable {
     }
 
     /** What {@code hostwide admin status} shows: portals, targets with LUNs and ACL mode, sessions. No secrets. */
+    /** Per-backstore I/O counters and latency percentiles (see {@link StatsReport}). */
+    public synchronized Map<String, Object> stats() {
+        return StatsReport.of(devices, System.nanoTime() - createdNanos);
+    }
+
     public synchronized Map<String, Object> status() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("portals", server.boundAddresses().stream()
@@ -192,27 +207,38 @@ public final class TargetAssembly implements AutoCloseable {
             case "null" -> new NullBackstore(size, bs);
             case "file" -> {
                 try {
-                    yield new FileBackstore(Path.of(b.path()), size, bs, !Boolean.FALSE.equals(b.thin()));
+                    FileBackstore.Options o = FileBackstore.Options.of(!Boolean.FALSE.equals(b.thin()))
+                            .direct(Boolean.TRUE.equals(b.direct()));
+                    yield new FileBackstore(Path.of(b.path()), size, bs, o);
                 } catch (IOException e) {
                     throw new UncheckedIOException("backstores." + name + ": cannot open " + b.path() + ": "
                             + e.getMessage(), e);
+                } catch (IllegalArgumentException e) { // e.g. block_size below the O_DIRECT alignment
+                    throw new IllegalArgumentException("backstores." + name + ": " + e.getMessage(), e);
                 }
             }
             default -> throw new IllegalArgumentException("backstores." + name + ".type '" + b.type() + "' is unknown");
         };
     }
 
-    private static DeviceAttributes attributes(ServeConfig.Backstore b) {
+    private static DeviceAttributes attributes(ServeConfig.Backstore b, Backstore store) {
         DeviceAttributes a = new DeviceAttributes()
                 .thinProvisioning(!Boolean.FALSE.equals(b.thin()))
                 .removable(Boolean.TRUE.equals(b.removable()))
                 .writeProtect(Boolean.TRUE.equals(b.writeProtect()))
                 .nonRotational(true);
+        if (b.physicalBlockSize() != null) { // checked by ServeConfigLoader: block_size times a power of two
+            int bs = b.blockSize() == null ? 512 : b.blockSize();
+            a.logicalBlocksPerPhysicalBlockExponent(Integer.numberOfTrailingZeros(b.physicalBlockSize() / bs));
+        }
         if (b.writeCache() != null) {
             a.writeCacheEnabled(b.writeCache());
         }
         if (b.queueDepth() != null) {
             a.queueDepth(b.queueDepth());
+        }
+        if (store instanceof FileBackstore f) { // holes are punched in whole filesystem blocks
+            a.unmapGranularity(f.unmapGranularityBlocks());
         }
         return a;
     }
@@ -220,6 +246,9 @@ public final class TargetAssembly implements AutoCloseable {
     private static String flags(ServeConfig.Backstore b) {
         StringBuilder sb = new StringBuilder();
         sb.append(Boolean.FALSE.equals(b.thin()) ? ", thick" : ", thin");
+        if (b.physicalBlockSize() != null) {
+            sb.append(", physical blocks of ").append(b.physicalBlockSize());
+        }
         if (Boolean.TRUE.equals(b.removable())) {
             sb.append(", removable");
         }
@@ -255,6 +284,15 @@ public final class TargetAssembly implements AutoCloseable {
     }
 
     /** Stops listening, ends every connection (their commands end once), then closes the core and backstores. */
+    /**
+     * Graceful stop: asks every initiator to log out (iSCSI Async Message, AsyncEvent 1) and waits up to
+     * {@code logoutWait} for them to do so before closing what is left. {@link #close()} afterwards is a no-op
+     * for the server and closes the core.
+     */
+    public void shutdown(java.time.Duration logoutWait) {
+        server.shutdown(logoutWait);
+    }
+
     @Override
     public void close() {
         try {

@@ -9,6 +9,7 @@ import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,6 +36,7 @@ class ServeCommandTest {
     void badListenAndQueueDepthAreUsageErrors() {
         assertThat(run("serve", "--listen", "127.0.0.1:70000")[1]).contains("port 70000 is out of range");
         assertThat(run("serve", "--queue-depth", "0")[1]).contains("--queue-depth: 0 is out of range");
+        assertThat(run("serve", "--poll-us", "-1")[1]).contains("--poll-us: -1 is out of range");
         assertThat(run("serve", "--config", "/nonexistent/hw.json")[1]).contains("/nonexistent/hw.json does not exist");
     }
 
@@ -50,6 +52,51 @@ class ServeCommandTest {
             }
             assertThat(a.summary()).anyMatch(l -> l.contains("LUN 0 = ram0"));
             assertThat(a.core().target(TargetAssembly.DEFAULT_TARGET)).isNotNull();
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void statsReportsEachBackstoreWithPercentilesInMicroseconds() {
+        try (TargetAssembly a = TargetAssembly.build(TargetAssembly.defaultConfig(),
+                List.of(new InetSocketAddress("127.0.0.1", 0)), null)) {
+            var stats = a.core().device("ram0").stats();
+            for (int i = 1; i <= 100; i++) {
+                stats.record(io.hostwide.target.model.DeviceStats.Kind.READ, 4096, i * 1_000L, 0, false);
+            }
+            stats.record(io.hostwide.target.model.DeviceStats.Kind.WRITE, 512, 2_000, 2, false);
+            Map<String, Object> m = a.stats();
+            List<Map<String, Object>> stores = (List<Map<String, Object>>) m.get("backstores");
+            assertThat(stores).hasSize(1);
+            Map<String, Object> ram = stores.get(0);
+            assertThat(ram.get("name")).isEqualTo("ram0");
+            Map<String, Object> reads = (Map<String, Object>) ram.get("reads");
+            assertThat(reads.get("ops")).isEqualTo(100L);
+            assertThat(reads.get("bytes")).isEqualTo(409_600L);
+            Map<String, Object> lat = (Map<String, Object>) reads.get("latency_us");
+            assertThat(lat).containsOnlyKeys("p50", "p90", "p99", "p99_9", "max");
+            assertThat((Double) lat.get("p50")).isBetween(50.0, 56.3);
+            assertThat((Double) lat.get("max")).isBetween(100.0, 112.5);
+            assertThat(ram.get("errors")).isEqualTo(1L);
+        }
+    }
+
+    /** A backstore's physical_block_size becomes the device's LBPPBE (READ CAPACITY(16)) and unmap granularity. */
+    @Test
+    void physicalBlockSizeReachesTheDevice() {
+        ServeConfig cfg = ServeConfigLoader.parse("c", """
+                { "backstores": { "ram0": { "type": "ram", "size": "64m", "physical_block_size": 4096 },
+                                  "ram1": { "type": "ram", "size": "64m" } },
+                  "targets": [ { "name": "iqn.2026-12.io.hostwide:target0",
+                                 "luns": [ { "lun": 0, "backstore": "ram0" }, { "lun": 1, "backstore": "ram1" } ] } ] }
+                """);
+        try (TargetAssembly a = TargetAssembly.build(cfg, List.of(new InetSocketAddress("127.0.0.1", 0)), null)) {
+            var attrs = a.core().device("ram0").attributes();
+            assertThat(a.core().device("ram0").blockSize()).isEqualTo(512);
+            assertThat(attrs.logicalBlocksPerPhysicalBlockExponent()).isEqualTo(3);
+            assertThat(attrs.effectiveUnmapGranularity()).isEqualTo(8);
+            assertThat(a.core().device("ram1").attributes().logicalBlocksPerPhysicalBlockExponent()).isZero();
+            assertThat(a.summary()).anyMatch(l -> l.contains("physical blocks of 4096"));
         }
     }
 }

@@ -1,6 +1,14 @@
 package io.hostwide.cli.serve;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -62,6 +70,49 @@ class ServeConfigLoaderTest {
                 .hasMessageContaining("session.queue_depth");
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", "{ \"portals\": [ }"))
                 .hasMessageStartingWith("c line 1: not valid JSON");
+    }
+
+    @Test
+    void directIsAFileBackstoreOption() {
+        ServeConfig cfg = ServeConfigLoader.parse("c", GOOD.replace("\"block_size\": 4096", "\"block_size\": 4096, \"direct\": true"));
+        assertThat(cfg.backstores().get("disk").direct()).isTrue();
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"thin\": true", "\"thin\": true, \"direct\": true")))
+                .hasMessage("c: backstores.ram0.direct (O_DIRECT) only applies to file backstores");
+    }
+
+    /**
+     * O_DIRECT with 512-byte blocks on a filesystem of larger blocks is refused by name, before serving. Thick, so
+     * the test JVM (no --enable-native-access here) never loads native hole support.
+     */
+    @Test
+    void directBelowTheFilesystemBlockIsRefusedAtAssembly(@TempDir Path dir) throws IOException {
+        Assumptions.assumeTrue(Files.getFileStore(dir).getBlockSize() > 512, "filesystem block is 512 bytes");
+        String json = """
+                { "backstores": { "d": { "type": "file", "path": "%s", "size": "1m", "direct": true, "thin": false } },
+                  "targets": [ { "name": "iqn.2026-12.io.hostwide:t", "luns": [ { "lun": 0, "backstore": "d" } ] } ] }
+                """.formatted(dir.resolve("d.img"));
+        ServeConfig cfg = ServeConfigLoader.parse("c", json);
+        assertThatThrownBy(() -> TargetAssembly.build(cfg, List.of(new InetSocketAddress("127.0.0.1", 0)), null))
+                .hasMessageContaining("backstores.d")
+                .hasMessageContaining("O_DIRECT needs block_size to be a multiple of the filesystem block size");
+    }
+
+    @Test
+    void physicalBlockSizeIsAPowerOfTwoMultipleOfTheBlockSize() {
+        String ram = "\"type\": \"ram\", \"size\": \"1g\", \"thin\": true";
+        ServeConfig cfg = ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"physical_block_size\": 4096"));
+        assertThat(cfg.backstores().get("ram0").physicalBlockSize()).isEqualTo(4096);
+        assertThat(ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"physical_block_size\": 512"))
+                .backstores().get("ram0").physicalBlockSize()).isEqualTo(512);
+        for (int bad : new int[] {256, 1536, 3072, 4097, 0, -4096, 512 << 16}) {
+            assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"physical_block_size\": " + bad)))
+                    .as("physical_block_size %d", bad)
+                    .hasMessage("c: backstores.ram0.physical_block_size " + bad
+                            + " must be block_size 512 times a power of two (1 to 32768), e.g. 4096");
+        }
+        String disk = "\"block_size\": 4096";
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(disk, disk + ", \"physical_block_size\": 2048")))
+                .hasMessageContaining("backstores.disk.physical_block_size 2048 must be block_size 4096 times a power of two");
     }
 
     @Test

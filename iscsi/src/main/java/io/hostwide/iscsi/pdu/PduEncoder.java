@@ -113,6 +113,31 @@ public final class PduEncoder {
     }
 
     /**
+     * What follows a data segment that goes out from its own buffer (a gathering write) instead of being copied:
+     * the zero padding to 4 bytes and the data digest over {@code length} bytes of {@code src} at {@code from} plus
+     * that padding (RFC 7143 §11.2.4). Written at the position of {@code out}, which moves past them; {@code src}
+     * is only read.
+     */
+    public void appendTrailer(ByteBuffer out, ByteBuffer src, int from, int length) {
+        if (length == 0) {
+            return;
+        }
+        int at = out.position();
+        int pad = Wire.padded(length) - length;
+        for (int i = 0; i < pad; i++) {
+            out.put(at + i, (byte) 0);
+        }
+        int end = at + pad;
+        if (dataDigest) {
+            digest.begin();
+            digest.update(src, from, length);
+            Digest.put(out, end, digest.finishPadded(length));
+            end += Codes.DIGEST_LENGTH;
+        }
+        out.position(end);
+    }
+
+    /**
      * The data digest of a segment that is not contiguous in memory (gathering writes): the caller has fed the pieces
      * to {@code d}; this adds the padding and returns the value for {@link Digest#put}.
      */

@@ -208,7 +208,9 @@ final class Connection implements LoginEnvironment {
         decoder = PduDecoder.forTarget(p.headerDigest(), p.dataDigest(), p.targetMaxRecvDataSegmentLength());
         writer.enterFullFeature(p.headerDigest(), p.dataDigest(), p.initiatorMaxRecvDataSegmentLength(),
                 p.maxBurstLength(), login.nextStatSn());
-        ffp = new FullFeature(this, session, p);
+        FullFeature f = new FullFeature(this, session, p);
+        writer.releaseTasksTo(f::recycle);
+        ffp = f;
         login = null;
     }
 

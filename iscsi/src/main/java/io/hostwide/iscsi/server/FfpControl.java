@@ -1,7 +1,6 @@
 package io.hostwide.iscsi.server;
 
 import io.hostwide.iscsi.discovery.SendTargets;
-import io.hostwide.iscsi.login.KeyValue;
 import io.hostwide.iscsi.login.TextAccumulator;
 import io.hostwide.iscsi.login.TextCodec;
 import io.hostwide.iscsi.login.TextSplitter;
@@ -14,23 +13,24 @@ import io.hostwide.iscsi.pdu.TextRequest;
 import io.hostwide.iscsi.pdu.TextResponse;
 import io.hostwide.iscsi.spec.Codes;
 import io.hostwide.iscsi.spec.RejectReason;
-import io.hostwide.iscsi.spec.TextKey;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
 
-/** NOP, Text (SendTargets), task management and Logout in the full feature phase (RFC 7143 §11.5-§11.19). */
+/** NOP, Text, task management and Logout in the full feature phase (RFC 7143 §11.5-§11.19). */
 final class FfpControl {
     private final FullFeature ffp;
     private final TmfHandler tmf;
     private final TextAccumulator textIn = new TextAccumulator();
     private TextSplitter textOut;
-    private int textTtt;
+    private int textTtt = Codes.RESERVED_TAG;
+    private int textItt;
     private int nextTextTtt = 0x7000_0000;
+    /** The initiator's MaxRecvDataSegmentLength on this connection: from login, redeclared by Text (§13.12). */
+    private int maxRecv;
 
     FfpControl(FullFeature ffp) {
         this.ffp = ffp;
         this.tmf = new TmfHandler(ffp);
+        this.maxRecv = ffp.params.initiatorMaxRecvDataSegmentLength();
     }
 
     void execute(Pdu p) {
@@ -43,45 +43,71 @@ final class FfpControl {
         }
     }
 
-    /** Text Request, RFC 7143 §11.10: SendTargets (Appendix C); continuation both ways with C and TTT. */
+    /**
+     * Text Request, RFC 7143 §11.10: the keys {@link FfpTextKeys} allows in the full feature phase, with
+     * continuation both ways (C bit, Target Transfer Tag, §11.10.2-§11.10.4). A request with TTT 0xffffffff starts a
+     * new exchange; any other TTT must be the one our last response gave, else the request is rejected (Invalid PDU
+     * Field) and the exchange is reset.
+     */
     private void text(TextRequest t) {
-        if (textOut != null && t.targetTransferTag() == textTtt && !t.data().hasRemaining()) {
-            sendTextPiece(t);
+        if (t.cont() && t.fin()) { // §11.10.2: C = 1 requires F = 0
+            resetText();
+            ffp.reject(RejectReason.PROTOCOL_ERROR, t);
             return;
         }
+        int ttt = t.targetTransferTag();
+        if (ttt != Codes.RESERVED_TAG && (ttt != textTtt || t.initiatorTaskTag() != textItt)) {
+            resetText();
+            ffp.reject(RejectReason.INVALID_PDU_FIELD, t);
+            return;
+        }
+        if (ttt != Codes.RESERVED_TAG && textOut != null && !t.data().hasRemaining()) {
+            sendTextPiece(t); // the initiator asks for the next piece of our answer
+            return;
+        }
+        if (ttt == Codes.RESERVED_TAG) {
+            resetText(); // a new exchange
+        }
         textOut = null;
+        textItt = t.initiatorTaskTag();
         if (!textIn.append(t.data())) {
+            resetText();
             ffp.reject(RejectReason.PROTOCOL_ERROR, t);
-            textIn.take();
             return;
         }
         if (t.cont()) { // more request text follows: acknowledge with an empty response (§11.10.2)
-            int ttt = nextTextTtt++;
-            textTtt = ttt;
-            respondText(t, false, false, ttt, ByteBuffer.allocate(0));
+            textTtt = nextTextTtt++;
+            respondText(t, false, false, textTtt, ByteBuffer.allocate(0));
             return;
         }
         TextCodec.Parsed parsed = TextCodec.parse(textIn.take());
         if (!parsed.ok()) {
+            resetText();
             ffp.reject(RejectReason.PROTOCOL_ERROR, t);
             return;
         }
-        List<KeyValue> answers = new ArrayList<>();
-        for (KeyValue kv : parsed.pairs()) {
-            if (kv.key().equals(TextKey.SEND_TARGETS)) {
-                String own = ffp.session.discovery() ? null : ffp.session.target.name();
-                answers.addAll(SendTargets.answer(kv.value(), own, ffp.session.initiatorName,
-                        ffp.conn.server.discoveryTargets()));
-            } else {
-                // Operational keys are settled at login (LO/IO); anything else is not understood here.
-                answers.add(new KeyValue(kv.key(), TextKey.NOT_UNDERSTOOD));
-            }
+        String own = ffp.session.discovery() ? null : ffp.session.target.name();
+        FfpTextKeys.Outcome o = FfpTextKeys.answer(parsed.pairs(), ffp.session.discovery(),
+                value -> SendTargets.answer(value, own, ffp.session.initiatorName, ffp.conn.server.discoveryTargets()));
+        if (o.protocolError() != null) { // §6.6: renegotiating a login-only key is a protocol error
+            resetText();
+            ffp.reject(RejectReason.PROTOCOL_ERROR, t);
+            return;
         }
         // Pieces stay within the initiator's MaxRecvDataSegmentLength and within one send buffer.
-        textOut = new TextSplitter(TextCodec.encode(answers),
-                Math.min(ffp.params.initiatorMaxRecvDataSegmentLength(), ResponseWriter.MAX_SEGMENT));
+        textOut = new TextSplitter(TextCodec.encode(o.answers()), Math.min(maxRecv, ResponseWriter.MAX_SEGMENT));
         textTtt = nextTextTtt++;
         sendTextPiece(t);
+        if (o.maxRecvDataSegmentLength() > 0) { // the new limit applies to what we send after this response
+            maxRecv = o.maxRecvDataSegmentLength();
+            ffp.conn.writer.maxRecvDataSegmentLength(maxRecv);
+        }
+    }
+
+    private void resetText() {
+        textOut = null;
+        textIn.take();
+        textTtt = Codes.RESERVED_TAG;
     }
 
     private void sendTextPiece(TextRequest t) {
@@ -89,6 +115,7 @@ final class FfpControl {
         boolean more = textOut.more();
         if (!more) {
             textOut = null;
+            textTtt = Codes.RESERVED_TAG; // the exchange is over: a later TTT must not match it
         }
         respondText(t, !more, more, more ? textTtt : Codes.RESERVED_TAG, piece);
     }

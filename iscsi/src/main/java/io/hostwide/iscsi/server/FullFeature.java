@@ -198,6 +198,7 @@ final class FullFeature {
             }
             if (immediate > 0 && !params.immediateData()) { // RFC 7143 §13.11: immediate data not negotiated
                 ByteBuffer header = c.header();
+                t.state = Task.WAITING_DATA; // not started: end it as one that waits for data
                 abortTask(t);
                 conn.reject(RejectReason.PROTOCOL_ERROR, header);
                 return;
@@ -312,13 +313,14 @@ final class FullFeature {
         }
         // RFC 7143 §11.5.1: a task this session's TMF aborted gets no response (the core marks it suppressed);
         // one aborted by another session's TMF ends with TASK ABORTED (TAS = 1) like any other status
-        if (!conn.isClosed() && !t.cmd.responseSuppressed()) {
-            conn.writer.completion(t, session);
+        if (!conn.isClosed() && !t.cmd.responseSuppressed() && conn.writer.completion(t, session)) {
+            return; // its Data-In goes out from its own buffer: the writer recycles it once written
         }
         recycle(t);
     }
 
-    private void recycle(Task t) {
+    /** Releases the task's command (and its buffers) and pools the task; exactly once per command. */
+    void recycle(Task t) {
         TargetCommand cmd = t.cmd;
         t.cmd = null;
         t.dataOut = null;
@@ -348,24 +350,52 @@ final class FullFeature {
         recycle(t);
     }
 
-    /** Ends a task that never reached the core (waiting for data): its slot and command are freed once. */
-    void abortTask(Task t) {
+    /**
+     * Ends a task that never reached the core (waiting for data): its slot and command are freed once. Returns
+     * false when the task is no longer waiting (its last Data-Out submitted it meanwhile: the core aborts it).
+     */
+    boolean abortTask(Task t) {
+        return endWaiting(t, false);
+    }
+
+    /**
+     * Another I_T nexus's task management function (LOGICAL UNIT RESET, CLEAR TASK SET, TARGET WARM/COLD RESET)
+     * aborted a task of this connection that waits for Data-Out: it ends with TASK ABORTED status (TAS = 1, as
+     * the core ends third-party tasks it holds; SAM-5 §7.1), its later Data-Out PDUs find no task and are
+     * discarded (RFC 7143 §11.5.1: an aborted task's data is not written), and the next command sees the reset's
+     * unit attention. Any thread; the response is flushed when not on this connection's reader.
+     */
+    boolean abortForOtherNexus(Task t) {
+        return endWaiting(t, true);
+    }
+
+    private boolean endWaiting(Task t, boolean respond) {
         boolean mine;
-        synchronized (t) {
+        synchronized (t) { // the reader submits a task under this monitor: state is exact here
             synchronized (tasks) {
-                mine = tasks.remove(t.itt) == t;
+                mine = t.state == Task.WAITING_DATA && tasks.get(t.itt) == t;
+                if (mine) {
+                    tasks.remove(t.itt);
+                }
             }
             if (mine) {
                 t.state = 0; // a thread waiting on t to add Data-Out now sees the task is gone
             }
         }
         if (!mine) {
-            return;
+            return false;
         }
         if (t.counted) {
             session.commandDone();
         }
+        if (respond && !conn.isClosed()) {
+            conn.writer.taskAborted(t, session);
+            if (!conn.onReaderThread()) {
+                conn.writer.flush();
+            }
+        }
         recycle(t);
+        return true;
     }
 
     /** Connection gone (ERL 0): tasks waiting for data end here; submitted ones end in {@link #completed}. */
@@ -381,6 +411,19 @@ final class FullFeature {
         for (Task t : waiting) {
             abortTask(t);
         }
+    }
+
+    /** Tasks of this connection waiting for Data-Out that {@code match} selects, for TMFs of other nexuses. */
+    java.util.List<Task> waitingTasks(java.util.function.Predicate<Task> match) {
+        java.util.List<Task> out = new java.util.ArrayList<>();
+        synchronized (tasks) {
+            tasks.forEach(t -> {
+                if (t.state == Task.WAITING_DATA && match.test(t)) {
+                    out.add(t);
+                }
+            });
+        }
+        return out;
     }
 
     /** Tasks of this connection waiting for Data-Out on {@code lun} (or all when lun is -1), for TMFs. */

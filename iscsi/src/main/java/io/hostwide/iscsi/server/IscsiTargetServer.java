@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +50,8 @@ public final class IscsiTargetServer implements AutoCloseable {
     private final ChapPolicy discoveryChap;
     private final NegotiationPolicy policy;
     final SessionRegistry registry;
+    final AsyncEvents asyncEvents = new AsyncEvents();
+    private volatile boolean draining;
     final BufferPool recvPool;
     final BufferPool sendPool;
     private final List<ServerSocketChannel> listeners = new ArrayList<>();
@@ -67,7 +70,7 @@ public final class IscsiTargetServer implements AutoCloseable {
         this.targets = Map.copyOf(b.targets);
         this.discoveryChap = b.discoveryChap;
         this.policy = b.policy;
-        this.registry = new SessionRegistry(core, b.queueDepth);
+        this.registry = new SessionRegistry(core, b.queueDepth, asyncEvents);
         this.nopInIntervalNanos = b.nopInIntervalMillis * 1_000_000L;
         this.nopInTimeoutNanos = b.nopInTimeoutMillis * 1_000_000L;
         this.loginTimeoutNanos = b.loginTimeoutMillis * 1_000_000L;
@@ -150,7 +153,7 @@ public final class IscsiTargetServer implements AutoCloseable {
                     c.start();
                 }
             } catch (IOException e) {
-                if (!closed) {
+                if (!closed && !draining) {
                     LOG.log(Level.WARNING, "accept failed on " + ss, e);
                 }
                 return;
@@ -202,13 +205,50 @@ public final class IscsiTargetServer implements AutoCloseable {
         return registry.size();
     }
 
-    /** Stops accepting, closes every connection (their pending commands end once), leaves the core running. */
-    @Override
-    public synchronized void close() {
-        closed = true;
-        if (keepaliveThread != null) {
-            keepaliveThread.interrupt();
+    /**
+     * Graceful shutdown: stops accepting connections, asks every session to log out with an Asynchronous Message
+     * on each of its connections (AsyncEvent 1, Parameter3 = the seconds it has, RFC 7143 §11.9.1), waits until they
+     * have logged out or {@code logoutWait} has passed, then {@link #close closes} what is left: their commands end
+     * once. Discovery sessions are closed at once. Returns once closed.
+     */
+    public void shutdown(Duration logoutWait) {
+        int seconds = (int) Math.min(0xffff, Math.max(0, logoutWait.toSeconds())); // Parameter3 is 2 bytes
+        draining = true;
+        closeListeners();
+        boolean any = false;
+        for (IscsiSession s : registry.sessions()) {
+            if (s.discovery()) {
+                s.close();
+                continue;
+            }
+            for (Connection c : s.connections()) {
+                asyncEvents.later(() -> AsyncEvents.requestLogout(c, seconds));
+                any = true;
+            }
         }
+        long deadline = System.nanoTime() + logoutWait.toNanos();
+        while (any && System.nanoTime() - deadline < 0 && liveSessions() > 0) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        close();
+    }
+
+    private int liveSessions() {
+        int n = 0;
+        for (IscsiSession s : registry.sessions()) {
+            if (!s.discovery() && !s.closed()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private synchronized void closeListeners() {
         for (ServerSocketChannel ss : listeners) {
             try {
                 ss.close();
@@ -216,6 +256,17 @@ public final class IscsiTargetServer implements AutoCloseable {
                 LOG.log(Level.FINE, "close listener", e);
             }
         }
+    }
+
+    /** Stops accepting, closes every connection (their pending commands end once), leaves the core running. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (keepaliveThread != null) {
+            keepaliveThread.interrupt();
+        }
+        asyncEvents.close();
+        closeListeners();
         for (IscsiSession s : registry.sessions()) {
             s.close();
         }

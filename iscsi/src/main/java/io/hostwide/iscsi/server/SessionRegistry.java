@@ -19,9 +19,12 @@ final class SessionRegistry {
     private final Map<Integer, IscsiSession> byTsih = new ConcurrentHashMap<>();
     private int nextTsih = 1;
 
-    SessionRegistry(TargetCore core, int queueDepth) {
+    private final AsyncEvents events;
+
+    SessionRegistry(TargetCore core, int queueDepth, AsyncEvents events) {
         this.core = core;
         this.queueDepth = queueDepth;
+        this.events = events;
     }
 
     int size() {
@@ -61,6 +64,7 @@ final class SessionRegistry {
             String portName = req.initiatorName() + ",i,0x" + String.format("%012x", req.isid());
             try {
                 s.core = core.openSession(target.port(), s, req.initiatorName(), portName);
+                s.core.unitAttentionListener((lun, asc) -> events.unitAttention(s, lun.mappedLun(), asc));
             } catch (IllegalArgumentException e) {
                 return Admission.refused(LoginStatus.AUTHORIZATION_FAILURE);
             }

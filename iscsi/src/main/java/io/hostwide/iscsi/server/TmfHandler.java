@@ -3,7 +3,11 @@ package io.hostwide.iscsi.server;
 import io.hostwide.iscsi.pdu.TaskManagementRequest;
 import io.hostwide.iscsi.pdu.TaskManagementResponse;
 import io.hostwide.iscsi.spec.TaskManagement;
+import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.target.Session;
+import io.hostwide.target.SessionLun;
+import io.hostwide.target.model.Device;
+import io.hostwide.target.model.ScsiTarget;
 import io.hostwide.target.tmf.TmfFunction;
 import io.hostwide.target.tmf.TmfResponse;
 import io.hostwide.target.tmf.TmfResult;
@@ -37,6 +41,7 @@ final class TmfHandler {
             return;
         }
         int held = endHeldTasks(f, r);
+        endHeldTasksOfOtherSessions(f, r.lun());
         nexus.core().taskManagement().request(nexus, f, r.lun(), r.referencedTaskTag() & 0xffff_ffffL,
                 result -> answer(r, f, held, result));
     }
@@ -77,10 +82,59 @@ final class TmfHandler {
                 default -> java.util.List.of();
             };
             for (Task t : victims) {
-                other.abortTask(t);
-                n++;
+                if (other.abortTask(t)) {
+                    n++;
+                }
             }
         }
         return n;
+    }
+
+    /**
+     * LOGICAL UNIT RESET and CLEAR TASK SET abort the tasks of every I_T nexus on the LU, the target resets those
+     * on the whole target (SAM-5 §7.4, §7.6, §7.9-§7.10). The core aborts the ones it holds; writes of other
+     * sessions still waiting here for Data-Out (an R2T outstanding) never reached it, so they end here, with
+     * TASK ABORTED, before the core runs the function: their responses precede this TMF's response (RFC 7143
+     * §11.5.1) and the write they were collecting never happens.
+     */
+    private void endHeldTasksOfOtherSessions(TmfFunction f, long lun) {
+        Session nexus = ffp.session.core;
+        java.util.function.BiPredicate<Session, Task> covered;
+        switch (f) {
+            case CLEAR_TASK_SET, LOGICAL_UNIT_RESET -> {
+                Device dev = device(nexus, lun);
+                if (dev == null) {
+                    return; // the core answers INCORRECT LOGICAL UNIT NUMBER
+                }
+                covered = (other, t) -> device(other, t.lun) == dev;
+            }
+            case TARGET_WARM_RESET, TARGET_COLD_RESET -> {
+                ScsiTarget target = nexus.port().target();
+                covered = (other, t) -> other.port().target() == target;
+            }
+            default -> {
+                return; // the other functions stay within this I_T nexus
+            }
+        }
+        for (IscsiSession s : ffp.conn.server.registry.sessions()) {
+            Session other = s.core;
+            if (s == ffp.session || other == null) {
+                continue;
+            }
+            for (Connection c : s.connections()) {
+                FullFeature owner = c.fullFeature();
+                if (owner != null) {
+                    for (Task t : owner.waitingTasks(t -> covered.test(other, t))) {
+                        owner.abortForOtherNexus(t);
+                    }
+                }
+            }
+        }
+    }
+
+    private static Device device(Session s, long lun) {
+        int n = LunAddress.decode(lun);
+        SessionLun sl = n >= 0 ? s.lookup(n) : null;
+        return sl == null ? null : sl.device();
     }
 }

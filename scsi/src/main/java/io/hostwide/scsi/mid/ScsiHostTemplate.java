@@ -18,6 +18,7 @@ public final class ScsiHostTemplate {
     boolean hostTagset;
     int sgTablesize = 128;
     int maxSectors = 1024;
+    int maxSegmentSize = 65536;
     int maxHostBlocked = 7;
     int maxDeviceBlocked = 3;
     int maxTargetBlocked = 3;
@@ -50,6 +51,9 @@ public final class ScsiHostTemplate {
 
     /** {@code max_sectors}, in 512-byte sectors. */
     public ScsiHostTemplate maxSectors(int v) { this.maxSectors = v; return this; }
+
+    /** {@code max_segment_size}: bytes one scatter-gather element may carry (the kernel's default, 64 KiB). */
+    public ScsiHostTemplate maxSegmentSize(int v) { this.maxSegmentSize = v; return this; }
 
     public ScsiHostTemplate maxHostBlocked(int v) { this.maxHostBlocked = v; return this; }
 
@@ -100,6 +104,8 @@ public final class ScsiHostTemplate {
 
     public int sgTablesize() { return sgTablesize; }
 
+    public int maxSegmentSize() { return maxSegmentSize; }
+
     /** Checks every field; the message names the field as the kernel/sysfs does. */
     public ScsiHostTemplate validate() {
         if (canQueue < 1 || canQueue > TagSetConfig.MAX_DEPTH) {
@@ -116,6 +122,9 @@ public final class ScsiHostTemplate {
         }
         if (maxSectors < 8) {
             throw new IllegalArgumentException("max_sectors must be >= 8, got " + maxSectors);
+        }
+        if (maxSegmentSize < 4096) {
+            throw new IllegalArgumentException("max_segment_size must be >= 4096, got " + maxSegmentSize);
         }
         if (maxHostBlocked < 1 || maxDeviceBlocked < 1 || maxTargetBlocked < 1) {
             throw new IllegalArgumentException("max_host_blocked/max_device_blocked/max_target_blocked must be >= 1");

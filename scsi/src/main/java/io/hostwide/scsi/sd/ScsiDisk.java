@@ -19,9 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * One SCSI disk ({@code struct scsi_disk}): the {@link BlockDevice} of a scanned direct-access LUN and its upper
  * driver. READ/WRITE use the 10-byte CDBs unless the LBA or length needs 16 (or {@code force16}); FLUSH sends
  * SYNCHRONIZE CACHE; DISCARD sends UNMAP when the LUN reports LBPU, else WRITE SAME(16) with UNMAP when it reports
- * LBPWS, else NOTSUPP (the kernel's {@code provisioning_mode} choice). A request longer than the device's VPD B0h
- * MAXIMUM TRANSFER LENGTH (or the host's max_sectors) fails with IOERR before it is sent: the block layer here
- * does not split.
+ * LBPWS, else NOTSUPP (the kernel's {@code provisioning_mode} choice). The queue limits come from the device and
+ * the host ({@link QueueLimits}), so the block layer splits anything larger before it reaches the disk.
  */
 public final class ScsiDisk implements BlockDevice, UpperDriver {
     private static final AtomicInteger DISKS = new AtomicInteger();
@@ -57,9 +56,7 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
         this.lbs = info.logicalBlockSize();
         this.use16 = force16 || info.capacityBlocks() > 0xFFFF_FFFFL;
         this.fuaWrites = fuaWrites;
-        long hostMax = (long) sdev.host().template().maxSectors() * 512L;
-        long devMax = info.maxTransferBlocks() == 0 ? Long.MAX_VALUE : info.maxTransferBlocks() * lbs;
-        this.maxTransferBytes = Math.min(hostMax, devMax);
+        this.maxTransferBytes = QueueLimits.apply(sdev.queue(), sdev.host().template(), info, discardMode);
         sdev.rotational(!info.nonRotational());
         sdev.attach(this);
     }

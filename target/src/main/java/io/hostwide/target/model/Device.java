@@ -31,6 +31,7 @@ public final class Device implements AutoCloseable {
     private final TargetPortGroup defaultPortGroup = new TargetPortGroup(0, "default_tg_pt_gp");
     private final List<SessionLun> attached = new CopyOnWriteArrayList<>();
     private final TaskSet taskSet = new TaskSet();
+    private final DeviceStats stats = new DeviceStats();
     private final String unitSerial;
     private final long naa;
     private final io.hostwide.target.lu.DeviceServices services;
@@ -93,6 +94,9 @@ public final class Device implements AutoCloseable {
 
     /** The task set ordering state of this logical unit (task attribute gate). */
     public TaskSet taskSet() { return taskSet; }
+
+    /** Commands, bytes and latencies of this device, counted by the core at completion. */
+    public DeviceStats stats() { return stats; }
 
     public TargetPortGroup defaultPortGroup() { return defaultPortGroup; }
 

@@ -22,6 +22,7 @@ public final class DeviceAttributes {
     private boolean nonRotational = true;
     private long maxUnmapLbaCount = 0xFFFF_FFFFL; // no limit (libiscsi: a finite value must be <= 1M)
     private long maxUnmapBlockDescriptorCount = 256;
+    private volatile int logicalBlocksPerPhysicalBlockExponent;
     private long unmapGranularity = 1;
     private long unmapGranularityAlignment = 0;
     // SBC-4 §6.6.4 MAXIMUM WRITE SAME LENGTH; 65535 as LIO (0 = no limit would promise single commands far
@@ -74,6 +75,24 @@ public final class DeviceAttributes {
     public DeviceAttributes maxUnmapLbaCount(long v) { this.maxUnmapLbaCount = v; return this; }
     public long maxUnmapBlockDescriptorCount() { return maxUnmapBlockDescriptorCount; }
     public DeviceAttributes maxUnmapBlockDescriptorCount(long v) { this.maxUnmapBlockDescriptorCount = v; return this; }
+    /**
+     * SBC-4 §6.6.3 LOGICAL BLOCKS PER PHYSICAL BLOCK EXPONENT (0..15): 2^n logical blocks share one physical block,
+     * the lowest aligned LBA being 0. READ CAPACITY(16) reports it; the Block Limits VPD page's OPTIMAL TRANSFER
+     * LENGTH GRANULARITY and OPTIMAL UNMAP GRANULARITY are at least one physical block.
+     */
+    public int logicalBlocksPerPhysicalBlockExponent() { return logicalBlocksPerPhysicalBlockExponent; }
+    public DeviceAttributes logicalBlocksPerPhysicalBlockExponent(int v) {
+        if (v < 0 || v > 15) {
+            throw new IllegalArgumentException("logical blocks per physical block exponent " + v + " is not 0..15");
+        }
+        this.logicalBlocksPerPhysicalBlockExponent = v;
+        return this;
+    }
+    /** Logical blocks per physical block (2^exponent). */
+    public int logicalBlocksPerPhysicalBlock() { return 1 << logicalBlocksPerPhysicalBlockExponent; }
+    /** Blocks reported as OPTIMAL UNMAP GRANULARITY: the configured value, at least one physical block. */
+    public long effectiveUnmapGranularity() { return Math.max(unmapGranularity, logicalBlocksPerPhysicalBlock()); }
+    /** The configured OPTIMAL UNMAP GRANULARITY (see {@link #effectiveUnmapGranularity()}). */
     public long unmapGranularity() { return unmapGranularity; }
     public DeviceAttributes unmapGranularity(long v) { this.unmapGranularity = v; return this; }
     public long unmapGranularityAlignment() { return unmapGranularityAlignment; }

@@ -23,6 +23,9 @@ final class ReadCapacity {
         byte[] d = cmd.scratch(32);
         BigEndian.put64(d, 0, dev.blockCount() - 1);
         BigEndian.put32(d, 8, dev.blockSize());
+        // SBC-4 §5.22.2: byte 13 bits 3..0 LOGICAL BLOCKS PER PHYSICAL BLOCK EXPONENT; LOWEST ALIGNED LOGICAL BLOCK
+        // ADDRESS (byte 14 bits 5..0, byte 15) stays 0: LBA 0 starts a physical block
+        d[13] = (byte) (dev.attributes().logicalBlocksPerPhysicalBlockExponent() & 0x0F);
         if (SpcSupport.thin(dev)) {
             d[14] = (byte) (0x80 | (dev.backstore().unmapReturnsZeros() ? 0x40 : 0)); // LBPME | LBPRZ
         }

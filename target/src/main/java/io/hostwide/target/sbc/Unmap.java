@@ -68,7 +68,7 @@ final class Unmap {
                 long[] stamps = RangeLock.stamps();
                 dev.rangeLock().lockShared(mask, stamps);
                 try {
-                    dev.backstore().unmap(lba, n);
+                    Deallocate.range(dev.backstore(), a, lba, n);
                 } finally {
                     dev.rangeLock().unlockShared(mask, stamps);
                 }

@@ -64,7 +64,7 @@ final class WriteSame {
         dev.rangeLock().lockShared(mask, stamps);
         try {
             if (unmap) {
-                dev.backstore().unmap(lba, blocks);
+                Deallocate.range(dev.backstore(), dev.attributes(), lba, blocks);
             } else if (zeros) {
                 dev.backstore().writeZeros(lba, blocks);
             } else {

@@ -117,14 +117,14 @@ final class Vpd {
     private static int blockLimits(byte[] d, Device dev) {
         DeviceAttributes a = dev.attributes();
         d[BlockLimits.MAXIMUM_COMPARE_AND_WRITE_LENGTH] = (byte) (a.emulateCaw() ? a.maxCompareAndWriteLength() : 0);
-        BigEndian.put16(d, BlockLimits.OPTIMAL_TRANSFER_LENGTH_GRANULARITY, 1);
+        BigEndian.put16(d, BlockLimits.OPTIMAL_TRANSFER_LENGTH_GRANULARITY, a.logicalBlocksPerPhysicalBlock());
         BigEndian.put32(d, BlockLimits.MAXIMUM_TRANSFER_LENGTH, dev.maxTransferBlocks());
         BigEndian.put32(d, BlockLimits.OPTIMAL_TRANSFER_LENGTH, a.optimalTransferLength());
         BigEndian.put32(d, BlockLimits.MAXIMUM_PREFETCH_LENGTH, dev.maxTransferBlocks());
         if (thin(dev)) {
             BigEndian.put32(d, BlockLimits.MAXIMUM_UNMAP_LBA_COUNT, a.maxUnmapLbaCount());
             BigEndian.put32(d, BlockLimits.MAXIMUM_UNMAP_BLOCK_DESCRIPTOR_COUNT, a.maxUnmapBlockDescriptorCount());
-            BigEndian.put32(d, BlockLimits.OPTIMAL_UNMAP_GRANULARITY, a.unmapGranularity());
+            BigEndian.put32(d, BlockLimits.OPTIMAL_UNMAP_GRANULARITY, a.effectiveUnmapGranularity());
             if (a.unmapGranularityAlignment() != 0) {
                 BigEndian.put32(d, BlockLimits.UNMAP_GRANULARITY_ALIGNMENT, a.unmapGranularityAlignment() | 0x8000_0000L);
             }

@@ -1,0 +1,37 @@
+package io.hostwide.iscsi.initiator;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counters of which data paths a session used (striped adders: no shared cache line on the hot path). */
+public final class InitiatorStats {
+    final LongAdder commands = new LongAdder();
+    final LongAdder immediateDataPdus = new LongAdder();
+    final LongAdder unsolicitedDataOutPdus = new LongAdder();
+    final LongAdder r2ts = new LongAdder();
+    final LongAdder dataInPdus = new LongAdder();
+    final LongAdder nopInPings = new LongAdder();
+
+    /** SCSI Command PDUs sent. */
+    public long commands() { return commands.sum(); }
+
+    /** Command PDUs that carried immediate data (RFC 7143 §3.2.4.2). */
+    public long immediateDataPdus() { return immediateDataPdus.sum(); }
+
+    /** Unsolicited Data-Out PDUs (TTT 0xffffffff, InitialR2T=No). */
+    public long unsolicitedDataOutPdus() { return unsolicitedDataOutPdus.sum(); }
+
+    /** R2Ts answered. */
+    public long r2ts() { return r2ts.sum(); }
+
+    /** Data-In PDUs received. */
+    public long dataInPdus() { return dataInPdus.sum(); }
+
+    /** Target NOP-In pings answered. */
+    public long nopInPings() { return nopInPings.sum(); }
+
+    @Override
+    public String toString() {
+        return "commands=" + commands() + " immediate=" + immediateDataPdus() + " unsolicited=" + unsolicitedDataOutPdus()
+                + " r2t=" + r2ts() + " data-in=" + dataInPdus() + " nop-in=" + nopInPings();
+    }
+}

@@ -1,0 +1,120 @@
+package io.hostwide.iscsi.initiator;
+
+import io.hostwide.iscsi.login.NegotiatedParameters;
+import io.hostwide.iscsi.pdu.DecodeError;
+import io.hostwide.iscsi.pdu.DecodeResult;
+import io.hostwide.iscsi.pdu.Pdu;
+import io.hostwide.scsi.mid.ScsiCmnd;
+import java.io.IOException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One connection of the session in full feature phase: a hardware queue of the SCSI host. Senders (queuecommand
+ * threads, and this connection's reader for R2T answers and NOP-Out replies) serialise on the send lock; one reader
+ * thread decodes target PDUs and hands them to {@link TargetPduHandler}. Any I/O error, bad PDU or unexpected
+ * exception while reading ends in {@link InitiatorSession#connectionFailed}, never in an exception escaping.
+ */
+final class IscsiConnection {
+    final int cid;
+    /** The session generation this connection belongs to; failures of older generations are ignored. */
+    final int generation;
+    final NegotiatedParameters params;
+    /** The session's command window (shared by every connection of this generation). */
+    final SessionWindow window;
+    private final PduChannel ch;
+    private final InitiatorSession session;
+    private final ReentrantLock sendLock = new ReentrantLock();
+    /** Sense bytes copied out of a SCSI Response (reader thread only). */
+    final byte[] senseScratch = new byte[ScsiCmnd.SENSE_BUFFERSIZE];
+    /**
+     * StatSN + 1 of the last status seen (RFC 7143 §4.2.2.2), sent as ExpStatSN. Written by the reader only;
+     * volatile so senders read a recent value (plain acknowledgement, no ordering needed beyond that).
+     */
+    private volatile int expStatSn;
+    private volatile boolean closed;
+    private Thread reader;
+
+    IscsiConnection(InitiatorSession session, PduChannel ch, int cid, int generation, NegotiatedParameters params,
+                    int statSn, SessionWindow window) {
+        this.session = session;
+        this.window = window;
+        this.ch = ch;
+        this.cid = cid;
+        this.generation = generation;
+        this.params = params;
+        this.expStatSn = statSn + 1;
+    }
+
+    void start(String name) {
+        reader = new Thread(this::readLoop, name);
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    int expStatSn() {
+        return expStatSn;
+    }
+
+    /** RFC 7143 §4.2.2.2: a PDU carrying status with StatSN s acknowledges up to s. */
+    void statSn(int s) {
+        if (!SessionWindow.lt(s + 1, expStatSn)) {
+            expStatSn = s + 1;
+        }
+    }
+
+    /** Sends PDUs back to back under the send lock. */
+    void send(Pdu pdu) throws IOException {
+        sendLock.lock();
+        try {
+            ch.send(pdu);
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    void lockSend() {
+        sendLock.lock();
+    }
+
+    void unlockSend() {
+        sendLock.unlock();
+    }
+
+    /** Sends while the caller holds {@link #lockSend()}. */
+    void sendLocked(Pdu pdu) throws IOException {
+        ch.send(pdu);
+    }
+
+    private void readLoop() {
+        TargetPduHandler handler = session.handler();
+        try {
+            while (!closed) {
+                DecodeResult r = ch.receive();
+                if (r instanceof DecodeError e) {
+                    session.connectionFailed(this, "bad PDU from the target: " + e.detail());
+                    return;
+                }
+                String problem = handler.handle(this, (Pdu) r);
+                if (problem != null) {
+                    session.connectionFailed(this, problem);
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            if (!closed) {
+                session.connectionFailed(this, "connection " + cid + ": " + e.getMessage());
+            }
+        } catch (RuntimeException e) {
+            session.connectionFailed(this, "connection " + cid + ": internal error " + e);
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    void close() {
+        closed = true;
+        ch.close();
+    }
+}

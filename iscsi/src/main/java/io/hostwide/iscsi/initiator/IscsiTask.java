@@ -1,0 +1,67 @@
+package io.hostwide.iscsi.initiator;
+
+import io.hostwide.scsi.mid.ScsiCmnd;
+import io.hostwide.scsi.mid.ScsiDevice;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The driver's state for one {@link ScsiCmnd} slot ({@code struct iscsi_task}). {@code itt} is the arbiter of the
+ * current issue: the issue that owns ITT x ends exactly once, by whichever of response, abort, reset or session
+ * failure first CASes x → {@link #NONE}; PDUs of older issues carry other ITTs (the slot's generation is in the tag)
+ * and are dropped.
+ */
+final class IscsiTask {
+    /** 0xffffffff, the reserved tag (RFC 7143 §11.18.2): never a command's ITT, so it means "nothing outstanding". */
+    static final int NONE = 0xffff_ffff;
+
+    private static final VarHandle ITT;
+
+    static {
+        try {
+            ITT = MethodHandles.lookup().findVarHandle(IscsiTask.class, "itt", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final ScsiCmnd cmd;
+    final int slot;
+    final boolean internal;
+    @SuppressWarnings("unused") private volatile int itt = NONE;
+
+    // Written by the issuer before publish(); read by the connection reader after it sees the ITT.
+    int cmdSn;
+    long lun;
+    ScsiDevice device;
+    IscsiConnection conn;
+    /** Data-In bytes placed so far (reader thread only). */
+    int received;
+    /** An internal task's slot goes back to the table when its issue ends. */
+    boolean released;
+
+    IscsiTask(ScsiCmnd cmd, int slot, boolean internal) {
+        this.cmd = cmd;
+        this.slot = slot;
+        this.internal = internal;
+    }
+
+    /**
+     * Makes issue {@code newItt} current. A volatile write, not just a release: with the volatile read of the
+     * session's live state that follows the send (InitiatorSession#issue) and the sweep's volatile read of
+     * {@code itt} after it clears the live state, it forms the Dekker pair that guarantees a command issued on a
+     * dying session is failed by the sweep or by its issuer.
+     */
+    void publish(int newItt) {
+        ITT.setVolatile(this, newItt);
+    }
+
+    int itt() {
+        return (int) ITT.getVolatile(this);
+    }
+
+    /** Ends issue {@code expected}; true for exactly one caller per issue (acq/rel CAS against publish/claim). */
+    boolean claim(int expected) {
+        return expected != NONE && ITT.compareAndSet(this, expected, NONE);
+    }
+}
