@@ -117,7 +117,8 @@ final class Dispatcher {
     /**
      * The unconditional re-run after a completion on a shared tag set, when a {@link SharedTagModes} asks for one:
      * all hctxs of the queue (the RFC kernel's {@code blk_mq_run_hw_queues(q, true)} in {@code scsi_end_request})
-     * or only the completing one (change 2 of seed 001). Each run is skipped when its hctx has no work.
+     * or only the completing one (change 2 of seed 001). Each run is skipped when its hctx has no work. A batch of
+     * completions ({@link CompletionBatch}) asks once per hctx group rather than once per request.
      */
     static void completionRun(Hctx h) {
         TagSet set = h.q.set;

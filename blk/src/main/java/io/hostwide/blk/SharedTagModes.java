@@ -44,7 +44,8 @@ public final class SharedTagModes {
     /** Throws unless {@code modes} is a valid combination. */
     static int check(int modes) {
         if ((modes & ~ALL_BITS) != 0) {
-            throw new IllegalArgumentException("unknown shared-tag mode bits 0x" + Integer.toHexString(modes & ~ALL_BITS));
+            throw new IllegalArgumentException("unknown shared-tag mode bits 0x"
+                    + Integer.toHexString(modes & ~ALL_BITS));
         }
         if ((modes & RUN_ALL_HCTX_ON_COMPLETION) != 0 && (modes & RUN_COMPLETING_HCTX_ON_COMPLETION) != 0) {
             throw new IllegalArgumentException("run_all_hctx and run_completing_hctx exclude each other");

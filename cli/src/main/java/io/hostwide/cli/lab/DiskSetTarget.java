@@ -15,12 +15,23 @@ import java.util.Map;
 final class DiskSetTarget implements BenchTarget {
 
     private final List<ScsiDisk> disks;
+    /** 0: each job stays on one software queue; n > 0: jobs move to the next one every n I/Os. */
+    private final int migrateEvery;
 
     DiskSetTarget(List<ScsiDisk> disks) {
+        this(disks, 0);
+    }
+
+    /** Jobs that move between software queues every {@code migrateEvery} I/Os ({@link MigratingJobQueue}). */
+    DiskSetTarget(List<ScsiDisk> disks, int migrateEvery) {
         if (disks.isEmpty()) {
             throw new IllegalArgumentException("no disks");
         }
+        if (migrateEvery < 0) {
+            throw new IllegalArgumentException("migrateEvery must be >= 0, got " + migrateEvery);
+        }
         this.disks = List.copyOf(disks);
+        this.migrateEvery = migrateEvery;
     }
 
     @Override
@@ -44,7 +55,12 @@ final class DiskSetTarget implements BenchTarget {
 
     @Override
     public JobQueue openJob(int jobIndex) {
-        return BlockDeviceTarget.jobQueue(disks.get(jobIndex % disks.size()).openHandle());
+        ScsiDisk disk = disks.get(jobIndex % disks.size());
+        if (migrateEvery > 0) {
+            // Jobs of one disk start on different software queues, as threads on different CPUs would.
+            return new MigratingJobQueue(disk, jobIndex / disks.size(), migrateEvery);
+        }
+        return BlockDeviceTarget.jobQueue(disk.openHandle());
     }
 
     @Override

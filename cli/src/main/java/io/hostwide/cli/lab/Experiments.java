@@ -9,7 +9,8 @@ final class Experiments {
     }
 
     static List<Experiment> all() {
-        return List.of(new HddMergeExperiment(), new RestartsExperiment(), new SharedTagsExperiment());
+        return List.of(new FairShareExperiment(), new HddMergeExperiment(), new RestartsExperiment(),
+                new SharedTagsExperiment());
     }
 
     static Optional<Experiment> byName(String name) {

@@ -76,6 +76,23 @@ final class LabRun {
         return new BenchRunner(target, spec, interrupts, null).run();
     }
 
+    /**
+     * CPU time of this whole process so far (every thread: jobs, kblockd workers, completion timers), or -1 when
+     * the JVM cannot tell. Cells read it before and after to report CPU time per I/O.
+     */
+    static long processCpuNanos() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
+    }
+
+    /** CPU microseconds per I/O between two {@link #processCpuNanos} readings; -1 if unknown or no I/O. */
+    static double cpuMicrosPerIo(long cpu0, long cpu1, long ios) {
+        return cpu0 < 0 || cpu1 < 0 || ios <= 0 ? -1 : (cpu1 - cpu0) / 1e3 / ios;
+    }
+
     void note(String line) {
         if (progress != null) {
             progress.println(line);

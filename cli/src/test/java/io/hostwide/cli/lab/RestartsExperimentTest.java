@@ -22,10 +22,10 @@ class RestartsExperimentTest {
         }
         var kernelDepth2 = r.ours.rows().get(1);
         assertThat(kernelDepth2.subList(0, 2)).containsExactly("kernel", 2);
-        assertThat(LabTesting.number(kernelDepth2, 5)).as("kernel restart re-runs/s at iodepth 2").isPositive();
+        assertThat(LabTesting.number(kernelDepth2, 5)).as("kernel restart re-runs per I/O at iodepth 2").isPositive();
         for (var row : r.ours.rows().subList(2, 4)) {
             assertThat(row.get(0)).isEqualTo("wake_one");
-            assertThat(LabTesting.number(row, 5)).as("wake_one restart re-runs/s").isZero();
+            assertThat(LabTesting.number(row, 5)).as("wake_one restart re-runs per I/O").isZero();
         }
         assertThat(r.shown).isNotNull();
     }

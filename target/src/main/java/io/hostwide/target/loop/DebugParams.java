@@ -12,15 +12,17 @@ import java.util.Set;
  * ndelay=0 (overrides delay), submit_queues=1, max_queue=192 (can_queue and cmd_per_lun), host_max_queue=0
  * (non-zero: host_tagset and can_queue = it; may not exceed an explicit max_queue), every_nth=0, opts=0,
  * rotational=0, seek_ns (rotational only; default 2 ms), xfer_mbps (rotational only, media rate in MB/s; default
- * 200; a rotational LUN serves its commands one at a time, see {@link SeekModel}), lbpu=0, lbpws=0, plus hostwide's restart_policy,
+ * 200) and cmd_ns (rotational only, fixed cost per command; default 0): a rotational LUN serves its commands one at
+ * a time, see {@link SeekModel}, lbpu=0, lbpws=0, plus hostwide's restart_policy,
  * bypass_budget, track_queue_depth=1 (scsi_debug's template sets it), io_timeout (ms) and disk (which LUN
- * {@code open} returns), fua=0 (FUA on every WRITE) and cdb_len=10 (16: always READ/WRITE(16)).
+ * {@code open} returns), fua=0 (FUA on every WRITE), cdb_len=10 (16: always READ/WRITE(16)) and shared_tags=improved
+ * ({@code old}, or {@code io.hostwide.blk.SharedTagModes} names joined by '+': seed 001's switches).
  */
 public final class DebugParams {
     static final Set<String> KNOWN = Set.of("add_host", "num_tgts", "max_luns", "dev_size_mb", "sector_size",
             "per_host_store", "delay", "ndelay", "submit_queues", "max_queue", "host_max_queue", "every_nth", "opts",
-            "rotational", "seek_ns", "xfer_mbps", "lbpu", "lbpws", "restart_policy", "bypass_budget", "track_queue_depth",
-            "io_timeout", "disk", "fua", "cdb_len");
+            "rotational", "seek_ns", "xfer_mbps", "cmd_ns", "lbpu", "lbpws", "restart_policy", "bypass_budget", "track_queue_depth",
+            "io_timeout", "disk", "fua", "cdb_len", "shared_tags");
 
     private DebugParams() {
     }
@@ -50,7 +52,11 @@ public final class DebugParams {
         if (!rotational && k.has("xfer_mbps")) {
             throw new IllegalArgumentException("debug: knob 'xfer_mbps' needs rotational=1");
         }
+        if (!rotational && k.has("cmd_ns")) {
+            throw new IllegalArgumentException("debug: knob 'cmd_ns' needs rotational=1");
+        }
         long xferBytesPerSec = k.number("xfer_mbps", 200, 1, 100_000) * 1_000_000L;
+        long commandNanos = k.number("cmd_ns", 0, 0, 1_000_000_000L);
         boolean lbpu = k.flag("lbpu", false);
         boolean lbpws = k.flag("lbpws", false);
         DiscardMode discard = lbpu ? DiscardMode.UNMAP : lbpws ? DiscardMode.WRITE_SAME_16 : DiscardMode.DISABLED;
@@ -61,7 +67,7 @@ public final class DebugParams {
                 k.number("dev_size_mb", 8, 1, 1 << 20) << 20,
                 sector,
                 k.flag("per_host_store", false),
-                delayNanos, seek, xferBytesPerSec,
+                delayNanos, seek, xferBytesPerSec, commandNanos,
                 k.integer("submit_queues", 1, 1, TagSetConfig.MAX_HW_QUEUES),
                 hostMaxQueue > 0 ? hostMaxQueue : maxQueue,
                 maxQueue,
@@ -77,6 +83,7 @@ public final class DebugParams {
                 k.number("io_timeout", 30_000, 1, 3_600_000),
                 k.integer("disk", 0, 0, Integer.MAX_VALUE),
                 k.flag("fua", false),
-                LoopParams.cdbLen(k) == 16).validate();
+                LoopParams.cdbLen(k) == 16,
+                LoopParams.sharedTags(k)).validate();
     }
 }

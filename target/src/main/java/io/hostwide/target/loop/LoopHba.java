@@ -64,8 +64,8 @@ public final class LoopHba implements AutoCloseable {
 
     private void buildHost(int n, int h, Backstore store, Kblockd kblockd) {
         Session[] hostSessions = new Session[cfg.targets()];
-        LoopLld lld = new LoopLld(cfg.kind() + n + "h" + h, hostSessions, cfg.delayNanos(), cfg.seekNanos(), cfg.xferBytesPerSec(),
-                new ErrorInjector(cfg.everyNth(), cfg.opts()), timer);
+        LoopLld lld = new LoopLld(cfg.kind() + n + "h" + h, hostSessions, cfg.delayNanos(), cfg.seekNanos(),
+                cfg.xferBytesPerSec(), cfg.commandNanos(), new ErrorInjector(cfg.everyNth(), cfg.opts()), timer);
         String initiator = "naa.hostwide." + cfg.kind() + n + ".host" + h;
         for (int t = 0; t < cfg.targets(); t++) {
             ScsiTarget target = core.addTarget("naa.hostwide." + cfg.kind() + n + ".h" + h + ".t" + t);
@@ -88,6 +88,7 @@ public final class LoopHba implements AutoCloseable {
                 .trackQueueDepth(cfg.trackQueueDepth()).restartPolicy(cfg.restartPolicy())
                 .bypassBudgetNonRotational(cfg.bypassBudgetNonRotational()).timeoutMillis(cfg.timeoutMillis());
         ScsiHost host = new ScsiHost(tpl, lld, kblockd);
+        host.tagSet().setSharedTagModes(cfg.sharedTagModes());   // before the scan: no I/O yet
         hosts.add(host);
         llds.add(lld);
         List<ScsiDevice> found = new ScsiScanner(host).scanHost();

@@ -16,6 +16,7 @@ import io.hostwide.scsi.sd.DiscardMode;
  * @param delayNanos     completion delay; 0 completes inline in {@code queuecommand}
  * @param seekNanos      rotational LUNs: one average seek for a non-sequential access (0 = not rotational-timed)
  * @param xferBytesPerSec rotational LUNs: media transfer rate of the serial {@link SeekModel} (used when seekNanos > 0)
+ * @param commandNanos   rotational LUNs: fixed cost of every command on the serial head
  * @param nrHwQueues     {@code submit_queues} / {@code nr_hw_queues}
  * @param canQueue       tag-set depth
  * @param cmdPerLun      initial per-LUN queue depth
@@ -27,13 +28,15 @@ import io.hostwide.scsi.sd.DiscardMode;
  * @param discardMode    how the disk sends DISCARD
  * @param fuaWrites      every WRITE carries FUA
  * @param force16        READ/WRITE always use the 16-byte CDBs ({@code cdb_len=16})
+ * @param sharedTagModes {@link io.hostwide.blk.SharedTagModes} of every host's tag set (seed 001's switches)
  */
 public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long sizeBytes, int sectorSize,
-                            boolean perHostStore, long delayNanos, long seekNanos, long xferBytesPerSec, int nrHwQueues, int canQueue,
+                            boolean perHostStore, long delayNanos, long seekNanos, long xferBytesPerSec, long commandNanos,
+                            int nrHwQueues, int canQueue,
                             int cmdPerLun, boolean hostTagset, int everyNth, int opts, boolean rotational,
                             boolean thin, DiscardMode discardMode, RestartPolicy restartPolicy,
                             boolean bypassBudgetNonRotational, boolean trackQueueDepth, long timeoutMillis,
-                            int disk, boolean fuaWrites, boolean force16) {
+                            int disk, boolean fuaWrites, boolean force16, int sharedTagModes) {
 
     public LoopHbaConfig validate() {
         if (hosts < 1 || targets < 1 || luns < 1) {
@@ -48,7 +51,7 @@ public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long 
         if (cmdPerLun < 1) {
             throw new IllegalArgumentException(kind + ": cmd_per_lun must be >= 1, got " + cmdPerLun);
         }
-        if (seekNanos > 0 && xferBytesPerSec <= 0) {
+        if ((seekNanos > 0 || commandNanos > 0) && xferBytesPerSec <= 0) {
             throw new IllegalArgumentException(kind + ": the transfer rate (xfer_mbps) must be > 0 with a seek model");
         }
         if (sizeBytes < sectorSize) {

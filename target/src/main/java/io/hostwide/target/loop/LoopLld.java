@@ -51,6 +51,7 @@ final class LoopLld implements LowLevelDriver, Fabric {
     private final long delayNanos;
     private final long seekNanos;
     private final long xferBytesPerSec;
+    private final long commandNanos;
     private final ErrorInjector injector;
     private final CompletionTimer timer;
     private final Map<ScsiDevice, SeekModel> seek = new ConcurrentHashMap<>();
@@ -62,12 +63,13 @@ final class LoopLld implements LowLevelDriver, Fabric {
     private static final long TMF_TIMEOUT_SECONDS = 30;
 
     LoopLld(String name, Session[] sessions, long delayNanos, long seekNanos, long xferBytesPerSec,
-            ErrorInjector injector, CompletionTimer timer) {
+            long commandNanos, ErrorInjector injector, CompletionTimer timer) {
         this.name = name;
         this.sessions = sessions;
         this.delayNanos = delayNanos;
         this.seekNanos = seekNanos;
         this.xferBytesPerSec = xferBytesPerSec;
+        this.commandNanos = commandNanos;
         this.injector = injector;
         this.timer = timer;
     }
@@ -168,10 +170,10 @@ final class LoopLld implements LowLevelDriver, Fabric {
         t.result(HostByte.DID_OK, tc.status(), tc.senseBuffer(), tc.senseLength(), resid);
         tc.release();
         long delay = delayNanos;
-        if (seekNanos > 0 && isReadWrite(cmd.opcode())) {
+        if ((seekNanos > 0 || commandNanos > 0) && isReadWrite(cmd.opcode())) {
             SeekModel m = seek.get(cmd.device());
             if (m == null) {
-                m = seek.computeIfAbsent(cmd.device(), d -> new SeekModel(seekNanos, xferBytesPerSec));
+                m = seek.computeIfAbsent(cmd.device(), d -> new SeekModel(seekNanos, xferBytesPerSec, commandNanos));
             }
             // Serial head: the wait behind earlier commands of this LUN plus this one's seek and transfer.
             delay += m.access(lba(cmd), blocks(cmd), cmd.transferLength(), System.nanoTime());

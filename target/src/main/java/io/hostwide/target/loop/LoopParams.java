@@ -1,5 +1,6 @@
 package io.hostwide.target.loop;
 
+import io.hostwide.blk.SharedTagModes;
 import io.hostwide.blk.TagSetConfig;
 import io.hostwide.scsi.mid.RestartPolicy;
 import io.hostwide.scsi.sd.DiscardMode;
@@ -10,12 +11,13 @@ import java.util.Set;
  * The {@code loop:} knobs (tcm_loop over a RAM LUN): nr_hw_queues=1, can_queue=128, cmd_per_lun (default
  * can_queue), host_tagset=0, size_mb=64, sector_size=512, luns=1, thin=1, delay_ns=0 (inline completion),
  * rotational=0, restart_policy=kernel, bypass_budget=0, track_queue_depth=0, io_timeout (ms), disk=0, fua=0 (FUA on
- * every WRITE), cdb_len=10 (16: always READ/WRITE(16)).
+ * every WRITE), cdb_len=10 (16: always READ/WRITE(16)), shared_tags=improved (seed 001's switches, see
+ * {@link SharedTagModes#parse}).
  */
 public final class LoopParams {
     static final Set<String> KNOWN = Set.of("nr_hw_queues", "can_queue", "cmd_per_lun", "host_tagset", "size_mb",
             "sector_size", "luns", "thin", "delay_ns", "rotational", "restart_policy", "bypass_budget",
-            "track_queue_depth", "io_timeout", "disk", "fua", "cdb_len");
+            "track_queue_depth", "io_timeout", "disk", "fua", "cdb_len", "shared_tags");
 
     private LoopParams() {
     }
@@ -32,7 +34,7 @@ public final class LoopParams {
                 k.integer("luns", 1, 1, 256),
                 k.number("size_mb", 64, 1, 1 << 20) << 20,
                 sector, false,
-                k.number("delay_ns", 0, 0, 1_000_000_000L), 0, 0,
+                k.number("delay_ns", 0, 0, 1_000_000_000L), 0, 0, 0,
                 k.integer("nr_hw_queues", 1, 1, TagSetConfig.MAX_HW_QUEUES),
                 canQueue,
                 k.integer("cmd_per_lun", Math.min(canQueue, 4096), 1, 4096),
@@ -47,7 +49,17 @@ public final class LoopParams {
                 k.number("io_timeout", 30_000, 1, 3_600_000),
                 k.integer("disk", 0, 0, Integer.MAX_VALUE),
                 k.flag("fua", false),
-                cdbLen(k) == 16).validate();
+                cdbLen(k) == 16, sharedTags(k)).validate();
+    }
+
+    /** {@code shared_tags}: {@link SharedTagModes#parse} with the knob named in the error. */
+    static int sharedTags(Knobs k) {
+        String v = k.string("shared_tags", "improved");
+        try {
+            return SharedTagModes.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(k.kind() + ": knob 'shared_tags': " + e.getMessage(), e);
+        }
     }
 
     static int cdbLen(Knobs k) {

@@ -2,8 +2,9 @@ package io.hostwide.target.loop;
 
 /**
  * A rotating-disk model for HDD experiments (seed 004): one head per LUN serves commands one at a time, in the
- * order the LUN finished them in the target core. Each command costs one average seek ({@code seek_ns}) unless it
- * starts where the previous one ended, plus its transfer at {@code xfer_mbps}; a command queued behind others
+ * order the LUN finished them in the target core. Each command costs a fixed overhead ({@code cmd_ns}: command
+ * processing, the revolution lost between two commands), one average seek ({@code seek_ns}) unless it starts
+ * where the previous one ended, and its transfer at {@code xfer_mbps}; a command queued behind others
  * waits for them. A LUN therefore delivers at most one command per (seek + transfer), however many are in
  * flight, so bigger (merged) commands are the only way to more throughput, as on a real spindle. No reordering
  * (no NCQ), no rotational latency, no cache: enough to make the budget-versus-merging trade-off measurable
@@ -11,6 +12,7 @@ package io.hostwide.target.loop;
  */
 final class SeekModel {
     private final long seekNanos;
+    private final long commandNanos;
     /** Transfer time per byte, in picoseconds (avoids rounding 4 KiB at 200 MB/s to whole nanoseconds per byte). */
     private final long picosPerByte;
     private long nextLba = -1;
@@ -21,18 +23,20 @@ final class SeekModel {
     /**
      * @param seekNanos    one average seek
      * @param bytesPerSec  media transfer rate (> 0)
+     * @param commandNanos fixed cost of every command
      */
-    SeekModel(long seekNanos, long bytesPerSec) {
-        if (seekNanos < 0 || bytesPerSec <= 0) {
-            throw new IllegalArgumentException("seek_ns must be >= 0 and the transfer rate > 0");
+    SeekModel(long seekNanos, long bytesPerSec, long commandNanos) {
+        if (seekNanos < 0 || bytesPerSec <= 0 || commandNanos < 0) {
+            throw new IllegalArgumentException("seek_ns and cmd_ns must be >= 0 and the transfer rate > 0");
         }
         this.seekNanos = seekNanos;
+        this.commandNanos = commandNanos;
         this.picosPerByte = Math.max(1, 1_000_000_000_000L / bytesPerSec);
     }
 
-    /** Service time of one command alone: a seek unless sequential, plus the transfer. */
+    /** Service time of one command alone: the overhead, a seek unless sequential, and the transfer. */
     long serviceNanos(boolean sequential, long bytes) {
-        return (sequential ? 0 : seekNanos) + Math.multiplyExact(bytes, picosPerByte) / 1000;
+        return commandNanos + (sequential ? 0 : seekNanos) + Math.multiplyExact(bytes, picosPerByte) / 1000;
     }
 
     /**

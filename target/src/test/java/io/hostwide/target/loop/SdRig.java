@@ -50,7 +50,7 @@ final class SdRig implements AutoCloseable {
     /** @param hideDpoFua clear DPOFUA in MODE SENSE answers during the scan, as a device without FUA reports */
     SdRig(DeviceAttributes attrs, long sizeBytes, int blockSize, ScsiHostTemplate tpl, boolean hideDpoFua) {
         Session[] sessions = new Session[1];
-        LoopLld loop = new LoopLld("sdrig", sessions, 0, 0, 0, new ErrorInjector(0, 0), timer);
+        LoopLld loop = new LoopLld("sdrig", sessions, 0, 0, 0, 0, new ErrorInjector(0, 0), timer);
         io.hostwide.target.model.ScsiTarget t = core.addTarget("naa.hostwide.sdrig");
         TargetPort port = core.addPort(t, 1, loop.protocolIdentifier());
         port.addLun(0, core.addDevice("sdrig0", new RamBackstore(sizeBytes, blockSize), attrs));
