@@ -86,7 +86,9 @@ public final class LoopHba implements AutoCloseable {
                 .canQueue(cfg.canQueue()).cmdPerLun(cfg.cmdPerLun()).nrHwQueues(cfg.nrHwQueues())
                 .hostTagset(cfg.hostTagset()).maxId(cfg.targets()).maxLun(cfg.luns()).maxSectors(65535)
                 .trackQueueDepth(cfg.trackQueueDepth()).restartPolicy(cfg.restartPolicy())
-                .bypassBudgetNonRotational(cfg.bypassBudgetNonRotational()).timeoutMillis(cfg.timeoutMillis());
+                .bypassBudgetNonRotational(cfg.bypassBudgetNonRotational()).timeoutMillis(cfg.timeoutMillis())
+                // in-process LUNs need no bus settle time after a host reset (scsi_debug and tcm_loop skip it too)
+                .skipSettleDelay(true);
         ScsiHost host = new ScsiHost(tpl, lld, kblockd);
         host.tagSet().setSharedTagModes(cfg.sharedTagModes());   // before the scan: no I/O yet
         hosts.add(host);
