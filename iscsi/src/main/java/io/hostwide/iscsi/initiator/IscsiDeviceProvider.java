@@ -1,9 +1,8 @@
 package io.hostwide.iscsi.initiator;
 
-import io.hostwide.blk.RequestQueue;
 import io.hostwide.blk.api.BlockDevice;
 import io.hostwide.blk.api.BlockDeviceProvider;
-import io.hostwide.blk.api.SubmitHandle;
+import io.hostwide.scsi.sd.HostedDisk;
 import io.hostwide.scsi.sd.ScsiDisk;
 import java.io.IOException;
 
@@ -35,35 +34,9 @@ public final class IscsiDeviceProvider implements BlockDeviceProvider {
     }
 
     /** The LUN's disk; closing it closes the whole session. */
-    public static final class IscsiDisk implements BlockDevice {
-        private final IscsiHba hba;
-        private final ScsiDisk disk;
-
+    public static final class IscsiDisk extends HostedDisk<IscsiHba> {
         IscsiDisk(IscsiHba hba, ScsiDisk disk) {
-            this.hba = hba;
-            this.disk = disk;
+            super(hba, disk);
         }
-
-        public IscsiHba hba() { return hba; }
-
-        public ScsiDisk disk() { return disk; }
-
-        @Override
-        public String name() { return disk.name(); }
-
-        @Override
-        public int logicalBlockSize() { return disk.logicalBlockSize(); }
-
-        @Override
-        public long capacityBytes() { return disk.capacityBytes(); }
-
-        @Override
-        public SubmitHandle openHandle() { return disk.openHandle(); }
-
-        @Override
-        public RequestQueue queue() { return disk.queue(); }
-
-        @Override
-        public void close() { hba.close(); }
     }
 }

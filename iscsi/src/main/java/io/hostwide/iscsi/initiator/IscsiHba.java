@@ -1,5 +1,6 @@
 package io.hostwide.iscsi.initiator;
 
+import io.hostwide.scsi.sd.HostedDisk;
 import io.hostwide.blk.exec.Kblockds;
 import io.hostwide.scsi.mid.ScsiDevice;
 import io.hostwide.scsi.mid.ScsiHost;
@@ -22,7 +23,7 @@ import java.util.List;
  * }
  * }</pre>
  */
-public final class IscsiHba implements AutoCloseable {
+public final class IscsiHba implements HostedDisk.Host {
     private final InitiatorSession session;
     private final ScsiHost host;
     private final List<ScsiDisk> disks = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.hostwide.target.loop;
 
+import io.hostwide.scsi.sd.HostedDisk;
 import io.hostwide.blk.exec.Kblockd;
 import io.hostwide.blk.exec.Kblockds;
 import io.hostwide.scsi.mid.ScsiDevice;
@@ -28,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Topology: host h has {@code num_tgts} targets, each with {@code max_luns} LUNs. All LUNs share one RAM store
  * (as scsi_debug's), or one per host with {@code per_host_store}.
  */
-public final class LoopHba implements AutoCloseable {
+public final class LoopHba implements HostedDisk.Host {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final LoopHbaConfig cfg;
