@@ -23,8 +23,9 @@ final class TaskTable {
     private final ConcurrentLinkedQueue<Integer> free = new ConcurrentLinkedQueue<>();
 
     /**
-     * The task of each block-request command slot. The midlayer clears {@code lldPrivate} before every issue, so the
-     * slot's task is found here (identity keys: one lookup, no allocation) and set again as its lldPrivate.
+     * The task of each block-request command slot, also kept as the slot's {@code lldPrivate} (which the midlayer keeps
+     * across issues); this map is the authority, so a slot whose lldPrivate a test or driver replaced still finds its
+     * one task (identity keys: one lookup, no allocation).
      */
     private final ConcurrentHashMap<ScsiCmnd, IscsiTask> byCommand = new ConcurrentHashMap<>();
 

@@ -219,11 +219,15 @@ public final class ScsiCmnd {
         return (int) INFLIGHT.getAcquire(this) != 0;
     }
 
+    /**
+     * Clears the previous issue's result before the next. {@code lldPrivate} is kept: like the driver area behind a
+     * kernel {@code scsi_cmnd}, it belongs to the command slot and lives across issues (a driver keeps one task
+     * object per slot instead of one per I/O).
+     */
     void resetForPrep() {
         result = 0;
         senseLength = 0;
         resid = 0;
-        lldPrivate = null;
     }
 
     /** Sense key of fixed or descriptor sense, or -1 when there is none. */

@@ -125,6 +125,15 @@ public final class LoopHba implements HostedDisk.Host {
         return n;
     }
 
+    /** The loop driver's per-slot task objects over all hosts: bounded by the command slots, however long it runs. */
+    long driverTasks() {
+        long n = 0;
+        for (LoopLld l : llds) {
+            n += l.taskCount();
+        }
+        return n;
+    }
+
     /** Waits for outstanding I/O, removes every LUN and host, stops the timer, closes the target core. */
     @Override
     public synchronized void close() {

@@ -293,6 +293,10 @@ final class LoopLld implements LowLevelDriver, Fabric {
         }
     }
 
+    int taskCount() {
+        return tasks.size();
+    }
+
     long injected() {
         return injector.injected.get();
     }

@@ -45,6 +45,10 @@ class LoopEndToEndTest {
                 t.join(120_000);
             }
             assertThat(errors).isEmpty();
+            // Regression: one driver task per command slot, not one per I/O (each thread issued 2 × 128 + 1).
+            int slots = hostTagset ? 16 : 4 * 16;
+            assertThat(((HbaDisk) dev).hba().driverTasks()).as("loop tasks after %d I/Os", threads * 257)
+                    .isLessThanOrEqualTo(slots);
         }
     }
 
