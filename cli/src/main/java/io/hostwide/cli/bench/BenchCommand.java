@@ -24,6 +24,11 @@ public final class BenchCommand implements Callable<Integer> {
             completionCandidates = BenchCommand.Kinds.class)
     String device;
 
+    @Option(names = "--scheduler", paramLabel = "NAME",
+            description = "I/O scheduler of the device's request queue, set before the run: none or mq-deadline "
+                    + "(default: the device's own, none for SCSI disks; overrides null's scheduler= knob)")
+    String scheduler;
+
     @Option(names = "--rw", paramLabel = "MODE", defaultValue = "randread",
             description = "read, write, randread, randwrite, rw or randrw (default: ${DEFAULT-VALUE})")
     String rw;
@@ -66,7 +71,10 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         BenchSpec spec = validate();
         Interrupts interrupts = Interrupts.install();
-        try (BenchTarget target = BlockDeviceTarget.open(device)) {
+        try (BlockDeviceTarget target = BlockDeviceTarget.open(device)) {
+            if (scheduler != null) {
+                target.scheduler(scheduler);
+            }
             var out = cmdSpec.commandLine().getOut();
             if (!json) {
                 out.println("hostwide bench: " + target.description());
@@ -95,6 +103,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     BenchSpec validate() {
+        if (scheduler != null) {
+            BlockDeviceTarget.checkScheduler(scheduler);
+        }
         RwMode mode = RwMode.parse(rw);
         long bsBytes = Sizes.parseBytes("--bs", bs);
         if (bsBytes > 64L << 20) {

@@ -2,6 +2,7 @@ package io.hostwide.cli.bench;
 
 import io.hostwide.blk.BlkStatus;
 import io.hostwide.blk.IoCallback;
+import io.hostwide.blk.IoSchedulers;
 import io.hostwide.blk.api.BlockDevice;
 import io.hostwide.blk.api.BlockDevices;
 import io.hostwide.blk.api.SubmitHandle;
@@ -34,6 +35,23 @@ public final class BlockDeviceTarget implements BenchTarget {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--device: " + e.getMessage(), e);
         }
+    }
+
+    /** Refuses a scheduler name the block layer does not have, naming --scheduler, before any device is opened. */
+    public static void checkScheduler(String name) {
+        if (!java.util.List.of(IoSchedulers.names().split(" ")).contains(name)) {
+            throw new IllegalArgumentException("--scheduler: unknown scheduler '" + name + "' (have: "
+                    + IoSchedulers.names() + ")");
+        }
+    }
+
+    /**
+     * Switches the device's request queue to {@code name} ({@code queue/scheduler}); the queue is frozen and
+     * quiesced for the switch, so it may also be called while I/O runs.
+     */
+    public void scheduler(String name) {
+        checkScheduler(name);
+        device.queue().setScheduler(name);
     }
 
     public static String kinds() {

@@ -40,11 +40,28 @@ class BenchCommandTest {
         assertThat(tree.at("/stat/request_queue/completed").asLong()).isEqualTo(1024);
     }
 
+    /** Issue 5: mq-deadline is chosen per queue with --scheduler, on any device kind (here an emulated SCSI disk). */
+    @Test
+    void schedulerOptionSwitchesTheDevicesQueueBeforeTheRun() throws Exception {
+        Run r = run("bench", "--device", "debug:delay=0,dev_size_mb=4", "--scheduler", "mq-deadline", "--rw", "read",
+                "--size", "1m", "--iodepth", "4", "--json", "--stat");
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode tree = Json.mapper().readTree(r.out());
+        assertThat(tree.at("/stat/request_queue/scheduler").asText()).isEqualTo("none [mq-deadline]");
+        assertThat(tree.at("/read/ios").asLong()).isEqualTo(256);
+        Run none = run("bench", "--device", "null:scheduler=mq-deadline", "--scheduler", "none", "--size", "64k",
+                "--json", "--stat");
+        assertThat(none.status()).as(none.err()).isZero();
+        assertThat(Json.mapper().readTree(none.out()).at("/stat/request_queue/scheduler").asText())
+                .as("--scheduler overrides the null device's knob").isEqualTo("[none] mq-deadline");
+    }
+
     @Test
     void badOptionsAreOneLineWithStatus2() {
         String[][] cases = {
             {"--bs", "1000"}, {"--iodepth", "0"}, {"--rw", "sideways"}, {"--device", "null:no_such_knob=1"},
             {"--device", "floppy"}, {"--runtime", "5x"}, {"--rwmixread", "50"}, {"--numjobs", "abc"},
+            {"--scheduler", "cfq"},
         };
         for (String[] c : cases) {
             String[] args = new String[c.length + 1];
