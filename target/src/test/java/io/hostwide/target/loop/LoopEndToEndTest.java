@@ -7,7 +7,7 @@ import io.hostwide.blk.api.BlockDevices;
 import io.hostwide.blk.api.SubmitHandle;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -20,11 +20,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class LoopEndToEndTest {
     private static final int BS = 4096;
 
-    @ParameterizedTest
-    @ValueSource(booleans = {false, true})
-    void patternsWrittenConcurrentlyReadBackIntact(boolean hostTagset) throws Exception {
+    /** Issue 5's data-integrity test: across schedulers, with host_tagset on and off. */
+    @ParameterizedTest(name = "host_tagset={0} scheduler={1}")
+    @CsvSource({"false, none", "true, none", "false, mq-deadline", "true, mq-deadline"})
+    void patternsWrittenConcurrentlyReadBackIntact(boolean hostTagset, String scheduler) throws Exception {
         try (BlockDevice dev = BlockDevices.open("loop:nr_hw_queues=4,can_queue=16,cmd_per_lun=8,size_mb=8,host_tagset="
                 + (hostTagset ? 1 : 0))) {
+            dev.queue().setScheduler(scheduler);
+            assertThat(dev.queue().schedulerName()).isEqualTo(scheduler);
             assertThat(dev.capacityBytes()).isEqualTo(8L << 20);
             assertThat(dev.queue().tagSet().hostTagset()).isEqualTo(hostTagset);
             int threads = 3;
@@ -45,8 +48,11 @@ class LoopEndToEndTest {
                 t.join(120_000);
             }
             assertThat(errors).isEmpty();
-            // Regression: one driver task per command slot, not one per I/O (each thread issued 2 × 128 + 1).
-            int slots = hostTagset ? 16 : 4 * 16;
+            // Regression: one driver task per command slot, not one per I/O (each thread issued 2 × 128 + 1). A
+            // command lives in its request, so the slots are the driver tags with none and the scheduler's
+            // requests (nr_requests per hardware queue, or shared with host_tagset) with mq-deadline.
+            int perSet = "none".equals(scheduler) ? 16 : dev.queue().nrRequests();
+            int slots = hostTagset ? perSet : 4 * perSet;
             assertThat(((HbaDisk) dev).hba().driverTasks()).as("loop tasks after %d I/Os", threads * 257)
                     .isLessThanOrEqualTo(slots);
         }
