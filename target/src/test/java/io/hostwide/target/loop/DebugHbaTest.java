@@ -14,6 +14,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -169,6 +173,34 @@ class DebugHbaTest {
                 assertThat(in[i].getInt(0)).isEqualTo(1000 + i);
             }
             assertThat(hba.injectedErrors()).isPositive();
+        }
+    }
+
+    /**
+     * delay (ms) and ndelay (ns): the completion comes from the HBA's timer thread, never from the submitting thread
+     * (scsi_debug's hrtimer), and not before the delay has passed.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"delay=20", "ndelay=20000000"})
+    void delayedCompletionsArriveOnTheTimerThreadAfterTheDelay(String knob) throws Exception {
+        try (BlockDevice dev = BlockDevices.open("debug:dev_size_mb=1," + knob)) {
+            SubmitHandle h = dev.openHandle();
+            CountDownLatch done = new CountDownLatch(1);
+            AtomicReference<Thread> completer = new AtomicReference<>();
+            AtomicLong elapsed = new AtomicLong();
+            AtomicReference<BlkStatus> status = new AtomicReference<>();
+            long start = System.nanoTime();
+            h.submit(ReqOp.READ, 0, 512, ByteBuffer.allocate(512), (ud, st) -> {
+                elapsed.set(System.nanoTime() - start);
+                completer.set(Thread.currentThread());
+                status.set(st);
+                done.countDown();
+            }, 0);
+            assertThat(done.await(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(status.get()).isEqualTo(BlkStatus.OK);
+            assertThat(completer.get()).isNotSameAs(Thread.currentThread());
+            assertThat(completer.get().getName()).as("the HBA's completion timer").endsWith("-completion");
+            assertThat(elapsed.get()).as("ns from submit to completion").isGreaterThanOrEqualTo(20_000_000L);
         }
     }
 
