@@ -44,6 +44,13 @@ public enum Disposition {
         };
     }
 
+    private static boolean notReadyWaits(int ascq) {
+        return switch (ascq) {
+            case 0x01, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x11, 0x14, 0x1A, 0x1B, 0x1D, 0x24, 0x25 -> true;
+            default -> false;
+        };
+    }
+
     /** {@code scsi_check_sense}. */
     static Disposition checkSense(ScsiCmnd cmd) {
         int key = cmd.senseKey();
@@ -62,13 +69,17 @@ public enum Disposition {
                 yield asc == 0x28 && info != null && info.removable() ? SUCCESS : NEEDS_RETRY;
             }
             case SenseKey.NOT_READY -> {
-                // 04h/01h becoming ready, 04h/0Ah ALUA transitioning, 04h/0Bh standby...: wait and retry.
-                if (asc == 0x04 && (ascq == 0x01 || ascq == 0x0A || ascq == 0x05 || ascq == 0x06 || ascq == 0x07
-                        || ascq == 0x08 || ascq == 0x09 || ascq == 0x14 || ascq == 0x1A || ascq == 0x1B
-                        || ascq == 0x1D || ascq == 0x24)) {
+                // A temporary state waits and retries (within the command's runtime cap), as the kernel's
+                // ACTION_DELAYED_RETRY list: 04h/01h becoming ready, 04h/04h format, 04h/05h-09h rebuild,
+                // recalculation, operation, long write, self-test, 04h/11h notify required, 04h/14h space
+                // allocation, 04h/1Ah START STOP UNIT, 04h/1Bh sanitize, 04h/1Dh configuration, 04h/24h-25h
+                // depopulation; and 04h/0Ah ALUA transitioning (the alua handler's ADD_TO_MLQUEUE).
+                if (asc == 0x04 && notReadyWaits(ascq)) {
                     yield ADD_TO_MLQUEUE;
                 }
-                yield SUCCESS;   // not present, manual intervention, format in progress: fail to the caller
+                // Anything else (medium not present 3Ah, initializing command required 04h/02h, manual
+                // intervention 04h/03h, ALUA standby/unavailable 04h/0Bh-0Ch...) fails to the caller at once.
+                yield SUCCESS;
             }
             case SenseKey.MEDIUM_ERROR, SenseKey.HARDWARE_ERROR, SenseKey.ILLEGAL_REQUEST,
                  SenseKey.DATA_PROTECT, SenseKey.BLANK_CHECK, SenseKey.VOLUME_OVERFLOW,

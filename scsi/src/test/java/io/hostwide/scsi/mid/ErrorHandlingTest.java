@@ -154,6 +154,33 @@ class ErrorHandlingTest {
         }
     }
 
+    /** NOT READY waits only for a temporary state; one that needs intervention fails at once, unretried. */
+    @Test
+    void notReadyWaitsForFormatInProgressButFailsAtOnceForMediumNotPresentOrInterventionNeeded() {
+        try (MidHarness h = harness()) {
+            ScsiDevice d = h.addLun(0);
+            h.read(h.submitter(d, 0), 0);
+            h.lld.completeSense(h.lld.take(), SenseKey.NOT_READY, 0x04, 0x04);   // FORMAT IN PROGRESS
+            assertThat(d.deviceBlocked()).as("format in progress backs off").isEqualTo(3);
+            h.advanceMillis(30);
+            h.lld.completeGood(h.lld.take());
+            assertThat(h.statuses.get(0L)).isEqualTo(BlkStatus.OK);
+
+            int[][] fatal = {{0x3A, 0x00}, {0x04, 0x02}, {0x04, 0x03}, {0x04, 0x0B}};
+            for (int i = 0; i < fatal.length; i++) {
+                long ud = 1 + i;
+                h.read(h.submitter(d, 0), ud);
+                h.lld.completeSense(h.lld.take(), SenseKey.NOT_READY, fatal[i][0], fatal[i][1]);
+                h.advanceMillis(30);
+                assertThat(h.statuses.get(ud)).as("NOT READY %02Xh/%02Xh", fatal[i][0], fatal[i][1])
+                        .isEqualTo(BlkStatus.IOERR);
+                assertThat(h.lld.issuedCount()).as("not retried").isZero();
+            }
+            assertThat(h.eachExactlyOnce(1 + fatal.length)).isTrue();
+            assertThat(h.host.snapshot().devices().get(0).retriesAddToMlqueue()).isEqualTo(1);
+        }
+    }
+
     @Test
     void retriesAreBoundedByAllowed() {
         try (MidHarness h = new MidHarness(new ScsiHostTemplate().canQueue(8).cmdPerLun(4).allowedRetries(2))) {
