@@ -34,16 +34,22 @@ public record PhaseResult(Phase phase, VerifyMethod method, int blockSize, long 
         if (phase == Phase.VERIFY) {
             sb.append("verify: method ").append(method == VerifyMethod.VERIFY_CMD
                     ? "verify-cmd (VERIFY(16) BYTCHK=1 on the destination)" : "compare").append('\n');
-            sb.append(mismatches == 0 ? "verify: no differences\n"
-                    : String.format(Locale.ROOT, "verify: %d chunks differ, first difference at byte %d (LBA %d)%n",
-                    mismatches, firstMismatch, firstMismatchLba()));
+            boolean partial = interrupted || error != null;
+            if (mismatches == 0) {
+                // A stopped pass has checked only part of the range: say how much, not "no differences".
+                sb.append(partial ? String.format(Locale.ROOT, "verify: no differences in the %d bytes checked%n", bytes)
+                        : "verify: no differences\n");
+            } else {
+                sb.append(String.format(Locale.ROOT, "verify: %d chunks differ, first difference at byte %d (LBA %d)%n",
+                        mismatches, firstMismatch, firstMismatchLba()));
+            }
         }
         if (error != null) {
             sb.append(phase.verb).append(": stopped by an I/O error: ").append(error).append('\n');
         }
         if (interrupted || error != null) {
-            sb.append(String.format(Locale.ROOT, "%s: interrupted; the first %d bytes of the range are done%n",
-                    phase.verb, contiguousBytes));
+            sb.append(String.format(Locale.ROOT, "%s: %s; the first %d bytes of the range are done%n",
+                    phase.verb, interrupted ? "interrupted" : "stopped", contiguousBytes));
         }
         return sb.toString();
     }
