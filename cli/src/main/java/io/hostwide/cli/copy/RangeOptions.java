@@ -73,7 +73,8 @@ public final class RangeOptions {
         }
         if (dstStart + bytes > dst.capacityBytes()) {
             throw new IllegalArgumentException("--to: the destination has " + dst.capacityBytes() + " bytes but the copy needs "
-                    + (dstStart + bytes) + " (from --seek); give --count");
+                    + (dstStart + bytes) + (seek > 0 ? " (" + dstStart + " skipped by --seek + " + bytes + ")" : "")
+                    + "; give --count");
         }
         return new CopyPlan(srcStart, dstStart, bytes, (int) chunk, iodepth, numjobs, seed);
     }

@@ -32,11 +32,15 @@ class CopyBadInputTest {
             {"--from", "loop:can_queue=0", "--to", "null"},
             {"--from", "debug:max_queue=0", "--to", "null"},
             {"--from", "loop:size_mb=4,sector_size=4096", "--to", "loop:size_mb=4,sector_size=512", "--fill-source"},
+            {"--from", "null:size=8", "--to", "null:size=4"},
+            {"--from", "null:size=8", "--to", "null:size=8", "--seek", "16"},
         };
         String[][] expect = {
             {"--from:", "nosuch"}, {"--to:", "host_max_queue"}, {"--from:", "submit_queues"},
             {"--from:", "nr_hw_queues"}, {"--from:", "can_queue"}, {"--from:", "max_queue"},
             {"different block sizes", "4096 vs 512"},
+            {"--to: the destination has 4194304 bytes but the copy needs 8388608; give --count"},
+            {"needs 9437184 (1048576 skipped by --seek + 8388608); give --count"},
         };
         for (int i = 0; i < cases.length; i++) {
             CommandLine cl = Main.commandLine();
