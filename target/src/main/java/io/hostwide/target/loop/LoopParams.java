@@ -8,8 +8,8 @@ import io.hostwide.scsi.sd.DiscardMode;
 import java.util.Set;
 
 /**
- * The {@code loop:} knobs (tcm_loop over a RAM LUN): nr_hw_queues=1, can_queue=128, cmd_per_lun (default
- * can_queue), host_tagset=0, size_mb=64, sector_size=512, luns=1, thin=1, delay_ns=0 (inline completion),
+ * The {@code loop:} knobs (tcm_loop over a RAM LUN): nr_hw_queues=1, can_queue=128, cmd_per_lun (default and
+ * limit can_queue), host_tagset=0, size_mb=64, sector_size=512, luns=1, thin=1, delay_ns=0 (inline completion),
  * rotational=0, restart_policy=kernel, bypass_budget=0, track_queue_depth=0, io_timeout (ms), disk=0, fua=0 (FUA on
  * every WRITE), cdb_len=10 (16: always READ/WRITE(16)), shared_tags=improved (seed 001's switches, see
  * {@link SharedTagModes#parse}).
@@ -29,6 +29,12 @@ public final class LoopParams {
             throw new IllegalArgumentException("loop: knob 'sector_size' must be 512, 1024, 2048 or 4096, got " + sector);
         }
         int canQueue = k.integer("can_queue", 128, 1, TagSetConfig.MAX_DEPTH);
+        int cmdPerLun = k.integer("cmd_per_lun", Math.min(canQueue, 4096), 1, 4096);
+        if (cmdPerLun > canQueue) {
+            // scsi_add_host caps cmd_per_lun at can_queue; a LUN deeper than the host's tags is a knob mistake here
+            throw new IllegalArgumentException("loop: knob 'cmd_per_lun' (" + cmdPerLun + ") must not exceed can_queue ("
+                    + canQueue + ")");
+        }
         boolean thin = k.flag("thin", true);
         return new LoopHbaConfig("loop", 1, 1,
                 k.integer("luns", 1, 1, 256),
@@ -37,7 +43,7 @@ public final class LoopParams {
                 k.number("delay_ns", 0, 0, 1_000_000_000L), 0, 0, 0,
                 k.integer("nr_hw_queues", 1, 1, TagSetConfig.MAX_HW_QUEUES),
                 canQueue,
-                k.integer("cmd_per_lun", Math.min(canQueue, 4096), 1, 4096),
+                cmdPerLun,
                 k.flag("host_tagset", false),
                 0, 0,
                 k.flag("rotational", false),

@@ -135,5 +135,7 @@ class LoopEndToEndTest {
                 .hasMessageContaining("colour");
         assertThatThrownBy(() -> BlockDevices.open("loop:restart_policy=sometimes")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("restart_policy");
+        assertThatThrownBy(() -> BlockDevices.open("loop:can_queue=16,cmd_per_lun=300")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'cmd_per_lun' (300) must not exceed can_queue (16)");
     }
 }
