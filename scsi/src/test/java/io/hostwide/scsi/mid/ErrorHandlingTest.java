@@ -181,6 +181,33 @@ class ErrorHandlingTest {
         }
     }
 
+    /**
+     * NOT READY that never ends: the waits are bounded by the command's runtime cap, (allowed + 1) × timeout
+     * (the kernel's {@code wait_for}), after which the command fails once instead of waiting forever.
+     */
+    @Test
+    void notReadyForeverFailsOnceAfterTheRuntimeCap() {
+        try (MidHarness h = new MidHarness(new ScsiHostTemplate().canQueue(8).cmdPerLun(4).timeoutMillis(1000)
+                .allowedRetries(2))) {
+            ScsiDevice d = h.addLun(0);
+            h.read(h.submitter(d, 0), 0);
+            int answered = 0;
+            for (ScsiCmnd c = h.lld.take(); c != null && answered < 100; c = h.lld.take()) {
+                h.lld.completeSense(c, SenseKey.NOT_READY, 0x04, 0x01);
+                answered++;
+                h.advanceMillis(250);
+            }
+            assertThat(h.lld.issuedCount()).isZero();
+            assertThat(h.eachExactlyOnce(1)).isTrue();
+            assertThat(h.statuses.get(0L)).isEqualTo(BlkStatus.IOERR);
+            // Issued at 0 and every 250 ms after: retried while within 3 s, failed by the first answer after it.
+            assertThat(answered).isBetween(12, 14);
+            ScsiDeviceSnapshot s = h.host.snapshot().devices().get(0);
+            assertThat(s.retriesExhausted()).isEqualTo(1);
+            assertThat(s.retriesAddToMlqueue()).isEqualTo(answered - 1);
+        }
+    }
+
     @Test
     void retriesAreBoundedByAllowed() {
         try (MidHarness h = new MidHarness(new ScsiHostTemplate().canQueue(8).cmdPerLun(4).allowedRetries(2))) {
