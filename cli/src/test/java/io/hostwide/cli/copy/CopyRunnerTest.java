@@ -69,6 +69,23 @@ class CopyRunnerTest {
         }
     }
 
+    /**
+     * Regression: the elapsed time (and so MiB/s) ended at the next 200 ms progress poll, not when the last job
+     * finished, so every short phase reported about 0.2 s. Here the jobs' clock reads 5 ms and the main thread's 0.
+     */
+    @Test
+    void elapsedTimeEndsWhenTheLastJobEndsNotAtTheNextProgressPoll() throws Exception {
+        try (BlockDevice a = dev(); BlockDevice b = dev()) {
+            CopyRunner r = new CopyRunner(Phase.COPY, a, b, new CopyPlan(0, 0, 1 << 20, 64 * 1024, 2, 2, 1),
+                    Interrupts.none(), null);
+            r.clock = () -> Thread.currentThread().getName().startsWith("copy-") ? 5_000_000L : 0L;
+            PhaseResult result = r.run();
+            assertThat(result.ok()).isTrue();
+            assertThat(result.elapsedNanos()).isEqualTo(5_000_000L);
+            assertThat(result.toText()).contains("1048576 bytes in 0.01 s, 200.0 MiB/s");
+        }
+    }
+
     @Test
     void badGeometryIsRefusedBeforeAnyIo() {
         String[][] cases = {
