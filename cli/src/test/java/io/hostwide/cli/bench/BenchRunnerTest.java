@@ -27,6 +27,21 @@ class BenchRunnerTest {
         assertThat(r.read().max()).isGreaterThanOrEqualTo(r.read().p999());
     }
 
+    /**
+     * Regression: a size-limited run's elapsed time ended when the wait for the next progress tick returned (up to
+     * a second after the last I/O), so its IOPS were far too low. Here the jobs' clock reads 8 ms, the main's 0.
+     */
+    @Test
+    void elapsedTimeEndsWhenTheLastJobEndsNotAtTheNextTick() throws Exception {
+        var target = new FakeTargets.Recording(64L << 20);
+        BenchRunner runner = new BenchRunner(target, spec(RwMode.RANDREAD, 100, 4, 2, 1L << 20), Interrupts.none(), null);
+        runner.clock = () -> Thread.currentThread().getName().startsWith("bench-job-") ? 8_000_000L : 0L;
+        BenchResult r = runner.run();
+        assertThat(r.elapsedNanos()).isEqualTo(8_000_000L);
+        assertThat(r.read().ios()).isEqualTo(512);
+        assertThat(r.read().iops()).isCloseTo(64_000.0, org.assertj.core.data.Offset.offset(0.01));
+    }
+
     @Test
     void asyncCompletionsKeepIodepthInFlightAndLoseNothing() throws Exception {
         var target = new FakeTargets.Async(64L << 20);
