@@ -173,6 +173,20 @@ class DebugHbaTest {
                 assertThat(in[i].getInt(0)).isEqualTo(1000 + i);
             }
             assertThat(hba.injectedErrors()).isPositive();
+            // Each opts bit took its own path through the midlayer.
+            var host = hba.hosts().get(0).snapshot();
+            var lun = host.devices().get(0);
+            if (knobs.contains("0x8000")) {
+                assertThat(host.hostBusyRefusals()).as("host busy: queuecommand refused").isPositive();
+            } else if (knobs.contains("0x10")) {
+                assertThat(lun.retriesNeedsRetry()).as("transport error: NEEDS_RETRY").isPositive();
+            } else if (knobs.contains("0x800")) {
+                assertThat(lun.queueFullEvents()).as("TASK SET FULL: queue-full tracking").isPositive();
+                assertThat(lun.retriesAddToMlqueue()).as("TASK SET FULL: ADD_TO_MLQUEUE").isPositive();
+            } else {
+                assertThat(lun.iotmoCnt()).as("timeout: timed out").isPositive();
+                assertThat(host.ehAborts()).as("timeout: ABORT TASK").isPositive();
+            }
         }
     }
 
