@@ -15,6 +15,8 @@ final class ErrorInjector {
     static final int OPT_RARE_TSF = 0x800;
     static final int OPT_HOST_BUSY = 0x8000;
     static final int KNOWN = OPT_MEDIUM_ERR | OPT_TIMEOUT | OPT_TRANSPORT_ERR | OPT_RARE_TSF | OPT_HOST_BUSY;
+    /** The opts that {@code every_nth} counts; at most one may be set (each hit command gets one error). */
+    static final int COUNTED = OPT_TIMEOUT | OPT_TRANSPORT_ERR | OPT_RARE_TSF | OPT_HOST_BUSY;
     static final long MEDIUM_ERROR_START = 0x1234;
     static final int MEDIUM_ERROR_COUNT = 10;
 
@@ -38,7 +40,7 @@ final class ErrorInjector {
 
     /** The counted opts bit to inject on this command, or 0. */
     int next() {
-        int counted = opts & (OPT_TIMEOUT | OPT_TRANSPORT_ERR | OPT_RARE_TSF | OPT_HOST_BUSY);
+        int counted = opts & COUNTED;
         if (everyNth == 0 || counted == 0) {
             return 0;
         }

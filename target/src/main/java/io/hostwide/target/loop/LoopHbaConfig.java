@@ -61,6 +61,20 @@ public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long 
             throw new IllegalArgumentException(kind + ": opts 0x" + Integer.toHexString(opts & ~ErrorInjector.KNOWN)
                     + " not supported (supported: 0x2 medium error, 0x4 timeout, 0x10 transport error, 0x800 TASK SET FULL, 0x8000 host busy)");
         }
+        int counted = opts & ErrorInjector.COUNTED;
+        if (Integer.bitCount(counted) > 1) {
+            throw new IllegalArgumentException(kind + ": opts 0x" + Integer.toHexString(counted) + " sets more than one "
+                    + "error counted by every_nth (0x4 timeout, 0x10 transport error, 0x800 TASK SET FULL, 0x8000 host "
+                    + "busy): each hit command gets one, pick one");
+        }
+        if (counted != 0 && everyNth == 0) {
+            throw new IllegalArgumentException(kind + ": opts 0x" + Integer.toHexString(counted)
+                    + " needs every_nth (which commands get the error)");
+        }
+        if (counted == 0 && everyNth != 0) {
+            throw new IllegalArgumentException(kind + ": every_nth=" + everyNth + " needs an opts bit it counts "
+                    + "(0x4 timeout, 0x10 transport error, 0x800 TASK SET FULL or 0x8000 host busy)");
+        }
         int total = hosts * targets * luns;
         if (disk < 0 || disk >= total) {
             throw new IllegalArgumentException(kind + ": disk must be 0.." + (total - 1) + ", got " + disk);

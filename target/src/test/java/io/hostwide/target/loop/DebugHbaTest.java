@@ -100,6 +100,15 @@ class DebugHbaTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sector_size");
         assertThatThrownBy(() -> BlockDevices.open("debug:opts=0x20"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("opts");
+        assertThatThrownBy(() -> BlockDevices.open("debug:opts=0x14,every_nth=5"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("opts 0x14 sets more than one");
+        assertThatThrownBy(() -> BlockDevices.open("debug:opts=0x4"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("opts 0x4 needs every_nth");
+        assertThatThrownBy(() -> BlockDevices.open("debug:every_nth=5"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("every_nth=5 needs an opts bit");
+        assertThatThrownBy(() -> BlockDevices.open("debug:opts=0x2,every_nth=5"))
+                .as("medium errors are not counted").isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("every_nth=5 needs an opts bit");
         assertThatThrownBy(() -> BlockDevices.open("debug:seek_ns=5"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("seek_ns");
         assertThatThrownBy(() -> BlockDevices.open("debug:xfer_mbps=50"))
