@@ -10,7 +10,7 @@ import java.util.Set;
  * The {@code debug:} knobs, scsi_debug's module parameters (digest §5.2) with its names and defaults:
  * add_host=1, num_tgts=1, max_luns=1, dev_size_mb=8, sector_size=512, per_host_store=0, delay=1 (jiffies, 1 ms),
  * ndelay=0 (overrides delay), submit_queues=1, max_queue=192 (can_queue and cmd_per_lun), host_max_queue=0
- * (non-zero: host_tagset and can_queue = it; may not exceed an explicit max_queue), every_nth=0, opts=0,
+ * (non-zero: host_tagset, can_queue and max_queue = it; an explicit different max_queue is refused), every_nth=0, opts=0,
  * rotational=0, seek_ns (rotational only; default 2 ms), xfer_mbps (rotational only, media rate in MB/s; default
  * 200) and cmd_ns (rotational only, fixed cost per command; default 0): a rotational LUN serves its commands one at
  * a time, see {@link SeekModel}, lbpu=0, lbpws=0, plus hostwide's restart_policy,
@@ -35,9 +35,12 @@ public final class DebugParams {
         }
         int maxQueue = k.integer("max_queue", 192, 1, TagSetConfig.MAX_DEPTH);
         int hostMaxQueue = k.integer("host_max_queue", 0, 0, TagSetConfig.MAX_DEPTH);
-        if (hostMaxQueue > 0 && k.has("max_queue") && hostMaxQueue > maxQueue) {
+        if (hostMaxQueue > 0 && k.has("max_queue") && hostMaxQueue != maxQueue) {
+            // scsi_debug forces max_queue to host_max_queue; an explicit different max_queue would be overridden
+            // (below) or exceed the host's tags (above), so both are refused rather than silently changed.
             throw new IllegalArgumentException("debug: knob 'host_max_queue' (" + hostMaxQueue
-                    + ") must not exceed max_queue (" + maxQueue + ")");
+                    + ") " + (hostMaxQueue > maxQueue ? "must not exceed" : "forces") + " max_queue (" + maxQueue
+                    + ")" + (hostMaxQueue > maxQueue ? "" : " to match: give one of them, or both equal"));
         }
         if (hostMaxQueue > 0 && !k.has("max_queue")) {
             maxQueue = hostMaxQueue;   // scsi_debug forces max_queue to match

@@ -91,7 +91,12 @@ class DebugHbaTest {
     @Test
     void impossibleCombinationsAndBadKnobsAreRefusedNamingTheKnob() {
         assertThatThrownBy(() -> BlockDevices.open("debug:host_max_queue=64,max_queue=32"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("host_max_queue");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'host_max_queue' (64) must not exceed max_queue (32)");
+        // Below max_queue: scsi_debug forces max_queue down to it; here the LUN would keep a depth of 32 on 16 tags.
+        assertThatThrownBy(() -> BlockDevices.open("debug:host_max_queue=16,max_queue=32"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'host_max_queue' (16) forces max_queue (32) to match");
         assertThatThrownBy(() -> BlockDevices.open("debug:submit_queues=0"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("submit_queues");
         assertThatThrownBy(() -> BlockDevices.open("debug:max_queue=0"))
@@ -121,6 +126,14 @@ class DebugHbaTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shared_tags");
         assertThatThrownBy(() -> BlockDevices.open("debug:max_luns=2,disk=2"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("disk");
+    }
+
+    @Test
+    void hostMaxQueueEqualToAnExplicitMaxQueueIsAccepted() {
+        try (LoopHba hba = LoopHba.create(DebugParams.parse("submit_queues=2,host_max_queue=24,max_queue=24,delay=0"))) {
+            assertThat(hba.hosts().get(0).canQueue()).isEqualTo(24);
+            assertThat(hba.disk(0).scsiDevice().queueDepth()).isEqualTo(24);
+        }
     }
 
     @Test
