@@ -7,7 +7,9 @@ import io.hostwide.scsi.mid.ScsiDevice;
 import io.hostwide.scsi.mid.ScsiHost;
 import io.hostwide.scsi.mid.ScsiHostTemplate;
 import io.hostwide.scsi.mid.ScsiScanner;
+import io.hostwide.scsi.sd.DiscardMode;
 import io.hostwide.scsi.sd.ScsiDisk;
+import io.hostwide.scsi.spec.VpdPage;
 import io.hostwide.target.CoreConfig;
 import io.hostwide.target.Session;
 import io.hostwide.target.TargetCore;
@@ -75,7 +77,8 @@ public final class LoopHba implements HostedDisk.Host {
                 DeviceAttributes a = new DeviceAttributes()
                         .product(cfg.kind().equals("debug") ? "scsi_debug" : "loop")
                         .nonRotational(!cfg.rotational())
-                        .thinProvisioning(cfg.thin());
+                        .thinProvisioning(cfg.thin())
+                        .provisioningCommands(provisioningCommands(cfg.discardMode()));
                 Device dev = core.addDevice("h" + h + "t" + t + "l" + l, store, a);
                 port.addLun(l, dev);
             }
@@ -103,6 +106,15 @@ public final class LoopHba implements HostedDisk.Host {
         for (ScsiDevice d : found) {
             disks.add(new ScsiDisk(d, cfg.fuaWrites(), cfg.force16(), cfg.discardMode()));
         }
+    }
+
+    /** scsi_debug advertises only what lbpu / lbpws turn on; loop's thin LUNs advertise every unmap command. */
+    private static int provisioningCommands(DiscardMode mode) {
+        return switch (mode) {
+            case UNMAP -> VpdPage.LogicalBlockProvisioning.LBPU;
+            case WRITE_SAME_16 -> VpdPage.LogicalBlockProvisioning.LBPWS;
+            default -> DeviceAttributes.PROVISIONING_ALL;
+        };
     }
 
     public LoopHbaConfig config() { return cfg; }

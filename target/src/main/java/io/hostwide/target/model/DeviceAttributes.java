@@ -16,6 +16,7 @@ public final class DeviceAttributes {
     private volatile boolean writeProtect;
     private volatile boolean removable;
     private volatile boolean thinProvisioning;
+    private volatile int provisioningCommands = PROVISIONING_ALL;
     private boolean emulateCaw = true;
     private boolean emulateWriteAtomic = true;
     private boolean emulateSanitize = true;
@@ -64,6 +65,24 @@ public final class DeviceAttributes {
     /** Thin provisioning: LBPME in READ CAPACITY(16), UNMAP and WRITE SAME unmap (needs a backstore that unmaps). */
     public boolean thinProvisioning() { return thinProvisioning; }
     public DeviceAttributes thinProvisioning(boolean v) { this.thinProvisioning = v; return this; }
+
+    /** SBC-4 §6.6.5 LBPU | LBPWS | LBPWS10 (byte 5 bits 7..5 of the Logical Block Provisioning VPD page). */
+    public static final int PROVISIONING_ALL = 0xE0;
+
+    /**
+     * Which unmap commands a thin device advertises in the Logical Block Provisioning VPD page (LBPU 0x80, LBPWS
+     * 0x40, LBPWS10 0x20; default all three), as scsi_debug's lbpu/lbpws/lbpws10. Advertising only: the commands
+     * themselves are accepted either way, as scsi_debug does.
+     */
+    public int provisioningCommands() { return provisioningCommands; }
+    public DeviceAttributes provisioningCommands(int bits) {
+        if (bits == 0 || (bits & ~PROVISIONING_ALL) != 0) {
+            throw new IllegalArgumentException("provisioning commands 0x" + Integer.toHexString(bits)
+                    + ": a non-empty set of LBPU 0x80, LBPWS 0x40, LBPWS10 0x20");
+        }
+        this.provisioningCommands = bits;
+        return this;
+    }
     public boolean emulateCaw() { return emulateCaw; }
     public DeviceAttributes emulateCaw(boolean v) { this.emulateCaw = v; return this; }
     public boolean emulateWriteAtomic() { return emulateWriteAtomic; }

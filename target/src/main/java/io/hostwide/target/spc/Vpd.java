@@ -152,7 +152,8 @@ final class Vpd {
     /** SBC-4 §6.6.5 Logical Block Provisioning. */
     private static int provisioning(byte[] d, Device dev) {
         if (thin(dev)) {
-            int f = LogicalBlockProvisioning.LBPU | LogicalBlockProvisioning.LBPWS | LogicalBlockProvisioning.LBPWS10;
+            int f = dev.attributes().provisioningCommands()
+                    & (LogicalBlockProvisioning.LBPU | LogicalBlockProvisioning.LBPWS | LogicalBlockProvisioning.LBPWS10);
             if (dev.backstore().unmapReturnsZeros()) {
                 f |= 1 << LogicalBlockProvisioning.LBPRZ_SHIFT;
             }

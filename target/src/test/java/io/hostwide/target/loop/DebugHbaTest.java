@@ -38,6 +38,7 @@ class DebugHbaTest {
                         .isEqualTo(hba.core().device("h0t0l0").maxTransferBlocks());
                 assertThat(d.maxTransferBytes()).isEqualTo(d.info().maxTransferBlocks() * 4096);
                 assertThat(d.info().lbpu()).isTrue();
+                assertThat(d.info().lbpws()).as("lbpu alone advertises UNMAP only, as scsi_debug").isFalse();
                 assertThat(d.info().thinProvisioned()).isTrue();
                 assertThat(d.info().nonRotational()).isTrue();
                 assertThat(d.info().vendor()).isEqualTo("HOSTWIDE");
@@ -246,6 +247,8 @@ class DebugHbaTest {
             ScsiDisk disk = ((HbaDisk) dev).disk();
             assertThat(disk.info().nonRotational()).isFalse();
             assertThat(disk.scsiDevice().rotational()).isTrue();
+            assertThat(disk.info().lbpws()).isTrue();
+            assertThat(disk.info().lbpu()).as("lbpws alone advertises WRITE SAME(16) with UNMAP only").isFalse();
             SubmitHandle h = dev.openHandle();
             ByteBuffer b = ByteBuffer.allocate(4096);
             java.util.Arrays.fill(b.array(), (byte) 0x77);

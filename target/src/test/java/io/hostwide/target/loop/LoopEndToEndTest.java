@@ -91,6 +91,9 @@ class LoopEndToEndTest {
     @Test
     void largeTransferAndDiscardThroughUnmap() throws Exception {
         try (BlockDevice dev = BlockDevices.open("loop:size_mb=4")) {
+            var info = ((HbaDisk) dev).disk().info();
+            assertThat(info.lbpu()).as("a thin loop LUN advertises UNMAP").isTrue();
+            assertThat(info.lbpws()).as("and WRITE SAME(16) with UNMAP").isTrue();
             SubmitHandle h = dev.openHandle();
             ByteBuffer big = ByteBuffer.allocate(256 * 1024);
             for (int i = 0; i < big.capacity(); i++) {
