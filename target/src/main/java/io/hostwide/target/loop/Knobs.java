@@ -24,7 +24,9 @@ final class Knobs {
             String k = (eq < 0 ? p : p.substring(0, eq)).strip().toLowerCase(Locale.ROOT);
             String v = eq < 0 ? "1" : p.substring(eq + 1).strip();
             if (!known.contains(k)) {
-                throw new IllegalArgumentException(kind + ": unknown knob '" + k + "' (known: " + String.join(", ", known) + ")");
+                // sorted: Set.of iterates in a different order on every run
+                throw new IllegalArgumentException(kind + ": unknown knob '" + k + "' (known: "
+                        + String.join(", ", new java.util.TreeSet<>(known)) + ")");
             }
             if (values.put(k, v) != null) {
                 throw new IllegalArgumentException(kind + ": knob '" + k + "' given twice");

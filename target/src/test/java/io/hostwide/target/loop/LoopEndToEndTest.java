@@ -135,7 +135,8 @@ class LoopEndToEndTest {
         assertThatThrownBy(() -> BlockDevices.open("loop:can_queue=abc")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("can_queue");
         assertThatThrownBy(() -> BlockDevices.open("loop:colour=blue")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("colour");
+                .hasMessageContaining("colour")
+                .hasMessageContaining("(known: bypass_budget, can_queue, cdb_len, cmd_per_lun, delay_ns, disk, fua, ");
         assertThatThrownBy(() -> BlockDevices.open("loop:restart_policy=sometimes")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("restart_policy");
         assertThatThrownBy(() -> BlockDevices.open("loop:can_queue=16,cmd_per_lun=300")).isInstanceOf(IllegalArgumentException.class)
