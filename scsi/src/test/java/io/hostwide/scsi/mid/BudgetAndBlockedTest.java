@@ -44,6 +44,46 @@ class BudgetAndBlockedTest {
         }
     }
 
+    /**
+     * {@code queue_depth} written at run time (sysfs; the lab experiments use it): clamped to 1..max_queue_depth,
+     * it bounds the dispatches that follow, down and up, and becomes the ramp-up limit.
+     */
+    @ParameterizedTest
+    @EnumSource(RestartPolicy.class)
+    void queueDepthChangedAtRunTimeBoundsTheDispatchesThatFollow(RestartPolicy p) {
+        try (MidHarness h = new MidHarness(template(p))) {
+            ScsiDevice d = h.addLun(0);
+            assertThat(d.maxQueueDepth()).isEqualTo(16);
+            assertThat(d.changeQueueDepth(0)).as("clamped up to 1").isEqualTo(1);
+            assertThat(d.changeQueueDepth(1000)).as("clamped down to max_queue_depth").isEqualTo(16);
+            assertThat(d.changeQueueDepth(2)).isEqualTo(2);
+            Submitter s = h.submitter(d, 0);
+            for (int i = 0; i < 12; i++) {
+                h.read(s, 4L * i);   // 512-byte reads 2 KiB apart: nothing merges
+            }
+            assertThat(h.lld.issuedCount()).isEqualTo(2);
+            assertThat(d.changeQueueDepth(6)).isEqualTo(6);
+            assertThat(d.rampUpLimit()).isEqualTo(6);
+            h.lld.completeGood(h.lld.take());
+            h.kblockd.runDue();
+            assertThat(d.busy()).as("raised: the completion's re-run fills the new depth").isEqualTo(6);
+            d.changeQueueDepth(1);
+            while (d.busy() > 1) {
+                h.lld.completeGood(h.lld.take());
+                h.kblockd.runDue();
+            }
+            while (h.completed() < 12) {
+                assertThat(d.busy()).as("lowered: one at a time once drained to the new depth").isEqualTo(1);
+                ScsiCmnd c = h.lld.take();
+                assertThat(c).as("a command must be issued while requests wait (lost wake-up)").isNotNull();
+                h.lld.completeGood(c);
+                h.kblockd.runDue();
+            }
+            assertThat(h.eachExactlyOnce(12)).isTrue();
+            assertThat(d.busy()).isZero();
+        }
+    }
+
     @Test
     void hostBusyCountsDownOnIdleDispatchAttemptsThenDispatches() {
         try (MidHarness h = new MidHarness(template(RestartPolicy.KERNEL))) {
