@@ -8,8 +8,8 @@ import java.util.concurrent.Callable;
 
 /** {@code hostwide verify}: compares two devices' ranges chunk by chunk with many reads in flight. */
 @Command(name = "verify", mixinStandardHelpOptions = true,
-        description = {"Check a range of one device against another (requests in flight across threads), by",
-                "comparing here or with VERIFY(16) BYTCHK=1 on the destination (--method).",
+        description = {"Check a range of one device against another (requests in flight across threads).",
+                "Compares here, or sends VERIFY(16) BYTCHK=1 to the destination (--method).",
                 "Exit status 1 and the first differing byte and its LBA when they differ."})
 public final class VerifyCommand implements Callable<Integer> {
 

@@ -123,7 +123,9 @@ final class InitiatorSession {
         }
         long sn = l.window().take();
         if (sn == Long.MIN_VALUE) {
-            return LowLevelDriver.HOST_BUSY;   // CmdSN window closed: the session-wide limit (RFC 7143 §4.2.2.1)
+            // CmdSN window closed (RFC 7143 §4.2.2.1): the target's limit, so target busy as Linux's libiscsi answers
+            // (SCSI_MLQUEUE_TARGET_BUSY); the next completion, which carries the new MaxCmdSN, re-runs the queues.
+            return LowLevelDriver.TARGET_BUSY;
         }
         IscsiConnection c = l.conns()[cmd.hwQueue() % l.conns().length];
         int itt = table.nextItt(t);

@@ -48,6 +48,9 @@ public final class IscsiHba implements HostedDisk.Host {
                     .maxLun(Math.max(8, cfg.url.lun() + 1)).maxSectors(16384)
                     .timeoutMillis(cfg.ioTimeoutMillis).validate();
             ScsiHost host = new ScsiHost(t, new IscsiLld(s), Kblockds.shared());
+            // iscsi_target_alloc: the target's can_queue is the session's window, so a closed CmdSN window
+            // (TARGET_BUSY) blocks the target until a completion re-runs its queues.
+            host.target(0, 0).canQueue(canQueue);
             s.attach(host);
             hba = new IscsiHba(s, host);
             for (ScsiDevice d : new ScsiScanner(host).scanHost()) {
