@@ -11,8 +11,11 @@ import java.io.PrintStream;
 
 /**
  * How one experiment is run: the time per cell, the emulated command latency, where progress goes, and the
- * Ctrl-C state shared with {@link BenchRunner}. The first cell of a run is preceded by an unreported warm-up
- * of the same workload, so JIT compilation does not land in the first cell only.
+ * Ctrl-C state shared with {@link BenchRunner}. Every cell is preceded by an unreported ramp of the same workload
+ * on the same devices (fio's {@code ramp_time}): a long one before the first cell, so JIT compilation (several
+ * seconds on a loaded 2-core machine now that an I/O costs a few microseconds) does not land in the first cells
+ * only, and a short one before each later cell, so queues and tag waiters reach their steady state before the
+ * counters are read.
  */
 final class LabRun {
 
@@ -52,15 +55,22 @@ final class LabRun {
         return ndelayNanos >= 0 ? ndelayNanos : dflt;
     }
 
+    /** Ramp before the first cell of a run: long enough for the JIT to compile the I/O path. */
+    static final long FIRST_RAMP_NANOS = 3_000_000_000L;
+    static final long FIRST_RAMP_QUICK_NANOS = 2_000_000_000L;
+    /** Ramp before every later cell: the new devices' queues and waiters settle. */
+    static final long RAMP_NANOS = 1_000_000_000L;
+    static final long RAMP_QUICK_NANOS = 300_000_000L;
+
     /**
-     * Before the first cell of the run only: the same workload, unreported, for 0.3 s (--quick) or 1 s. Call it
-     * before reading the counters the cell reports as deltas.
+     * Before every cell: the same workload on the same devices, unreported (see the class comment for how long).
+     * Call it before reading the counters the cell reports as deltas.
      */
     void warmUp(BenchTarget target, String rw, int bs, int iodepth, int numjobs) throws InterruptedException {
-        if (!warmed) {
-            warmed = true;
-            run(target, rw, bs, iodepth, numjobs, Math.min(cellNanos, quick ? 300_000_000L : 1_000_000_000L));
-        }
+        long nanos = warmed ? (quick ? RAMP_QUICK_NANOS : RAMP_NANOS)
+                : (quick ? FIRST_RAMP_QUICK_NANOS : FIRST_RAMP_NANOS);
+        warmed = true;
+        run(target, rw, bs, iodepth, numjobs, nanos);
     }
 
     /** One cell: {@code numjobs} jobs of {@code rw}/{@code bs}/{@code iodepth} for {@link #cellNanos}. */

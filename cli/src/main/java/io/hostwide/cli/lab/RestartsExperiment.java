@@ -13,12 +13,19 @@ import java.util.Locale;
  * queue_depth (iodepth 1) never exhausts the budget; twice that (iodepth 2) does, and with the kernel policy
  * every completion that finds {@code restarts} non-zero re-runs all hardware queues of the LUN. The wake_one
  * policy wakes one waiting hctx per budget release instead.
+ *
+ * <p>As in the seed (one fio job per CPU, 128 hctx, queue_depth 128) each job submits from its own software
+ * queue, so each job drives an hctx of its own, and there are as many hctxs as jobs and as queue_depth. The
+ * latency is short enough that the CPU, not the budget, bounds throughput: the cost of a policy then shows as
+ * lost IOPS.
  */
 final class RestartsExperiment implements Experiment {
 
-    static final int HW_QUEUES = 8;
-    static final int QUEUE_DEPTH = 8;
-    static final int JOBS = 8;          // JOBS x 1 = queue_depth; JOBS x 2 = 2 x queue_depth
+    static final int HW_QUEUES = 32;
+    static final int QUEUE_DEPTH = 32;
+    static final int JOBS = 32;         // JOBS x 1 = queue_depth; JOBS x 2 = 2 x queue_depth
+    /** can_queue: above JOBS x 2, so host tags never bind and only the LUN's budget runs out. */
+    static final int CAN_QUEUE = 128;
     static final int BS = 4096;
     static final String[] POLICIES = {"kernel", "wake_one"};
     static final int[] IODEPTHS = {1, 2};
@@ -35,14 +42,15 @@ final class RestartsExperiment implements Experiment {
 
     @Override
     public long defaultNdelayNanos() {
-        // 8 in flight at 1 ms: the budget, not the CPU, bounds IOPS (8K), so the policies' cost shows as CPU per I/O.
-        return 1_000_000L;
+        // 32 in flight at 50 us would allow 640K IOPS; 2 cores deliver far fewer, so the CPU is the bound and
+        // what a policy costs per I/O shows as lost throughput, as in the seed.
+        return 50_000L;
     }
 
     @Override
     public LabReport run(LabRun run) throws InterruptedException {
         long ndelay = run.ndelayOr(defaultNdelayNanos());
-        String base = "submit_queues=" + HW_QUEUES + ",max_queue=64,ndelay=" + ndelay;
+        String base = "submit_queues=" + HW_QUEUES + ",max_queue=" + CAN_QUEUE + ",ndelay=" + ndelay;
         LabReport r = new LabReport(name(),
                 "debug:" + base + ",restart_policy=P, queue_depth " + QUEUE_DEPTH + " (changeQueueDepth), none, "
                         + "rw=randwrite bs=4k numjobs=" + JOBS + ", " + run.cellNanos() / 1_000_000 + " ms per cell",
@@ -87,9 +95,9 @@ final class RestartsExperiment implements Experiment {
         double kernelCpu = complete ? cpu[0][1] / cpu[0][0] : 0;
         double wakeOneCpu = complete ? cpu[1][1] / cpu[1][0] : 0;
         r.verdict("kernel: iodepth 2 much slower than iodepth 1 (seed: ~0.2x); without the all-hctx re-run it "
-                        + "holds (seed: ~1x); ours holds if going to iodepth 2 costs kernel more than wake_one "
-                        + "(throughput, or CPU per I/O where the budget, not the CPU, bounds throughput)",
-                complete ? kernelDrop < wakeOneDrop || kernelCpu > wakeOneCpu : null,
+                        + "holds (seed: ~1x); ours holds if going to iodepth 2 costs kernel more throughput than "
+                        + "wake_one",
+                complete ? kernelDrop < wakeOneDrop : null,
                 complete ? String.format(Locale.ROOT, "iodepth 2 / iodepth 1: KIOPS kernel %.2fx, wake_one %.2fx; "
                         + "CPU per I/O kernel %.2fx, wake_one %.2fx", kernelDrop, wakeOneDrop, kernelCpu, wakeOneCpu)
                         : "");

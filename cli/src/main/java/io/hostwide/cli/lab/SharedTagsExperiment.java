@@ -35,7 +35,14 @@ final class SharedTagsExperiment implements Experiment {
 
     @Override
     public long defaultNdelayNanos() {
-        return 50_000L;
+        // 2 ms: 384 / 2 ms = 192K IOPS at depth 4000, about what 2 cores can drive with CPU to spare; at 50 us
+        // every cell is CPU-bound and the emulation, not the tag path, decides the figures.
+        return 2_000_000L;
+    }
+
+    /** IOPS the latency allows with this many tags: min(tags, wanted) in flight, each for {@code ndelay}. */
+    static double boundKiops(int depth, long ndelay) {
+        return Math.min(depth, DISKS * IODEPTH) / (ndelay / 1e9) / 1e3;
     }
 
     /** The scsi_debug knobs of one cell: 16 queues share the host's tags through host_max_queue. */
@@ -51,7 +58,8 @@ final class SharedTagsExperiment implements Experiment {
                 "debug:" + knobs(1, 4000, ndelay) + " | debug:" + knobs(16, 4000, ndelay) + " (and 260), rw=randread "
                         + "bs=4k, one job per disk, iodepth=" + IODEPTH + ", " + run.cellNanos() / 1_000_000
                         + " ms per cell",
-                LabReport.table("hw_queues", "host_tagset", "scheduler", "tag depth", "KIOPS", "p99 us"),
+                LabReport.table("hw_queues", "host_tagset", "scheduler", "tag depth", "KIOPS", "bound KIOPS",
+                        "% of bound", "p99 us", "CPU us/IO"),
                 "seed 000, John Garry, cover letter of the host_tagset series, 12x SAS SSD on hisi_sas v3",
                 LabReport.table("kernel", "scheduler", "depth 4000", "depth 260")
                         .add("baseline v5.9-rc1", "none", "2094K", "513K")
@@ -60,20 +68,22 @@ final class SharedTagsExperiment implements Experiment {
                         .add("final, host_tagset=0", "mq-deadline", "2121K", "1309K")
                         .add("final", "none", "2132K", "1185(K)")
                         .add("final", "mq-deadline", "2145K", "2097(K)"));
-        double[][][] kiops = new double[HW_QUEUES.length][SCHEDULERS.length][TAG_DEPTHS.length];
+        // [hw queues][scheduler][depth][0: fraction of the bound, 1: CPU us/IO]
+        double[][][][] m = new double[HW_QUEUES.length][SCHEDULERS.length][TAG_DEPTHS.length][];
         for (int h = 0; h < HW_QUEUES.length && !run.stopped(); h++) {
             for (int s = 0; s < SCHEDULERS.length && !run.stopped(); s++) {
                 for (int d = 0; d < TAG_DEPTHS.length && !run.stopped(); d++) {
-                    kiops[h][s][d] = cell(run, r, HW_QUEUES[h], SCHEDULERS[s], TAG_DEPTHS[d], ndelay);
+                    m[h][s][d] = cell(run, r, HW_QUEUES[h], SCHEDULERS[s], TAG_DEPTHS[d], ndelay);
                 }
             }
         }
         r.interrupted |= run.stopped();
-        verdict(r, kiops);
+        verdict(r, m);
         return r;
     }
 
-    private static double cell(LabRun run, LabReport r, int hwQueues, String sched, int depth, long ndelay)
+    /** Returns {fraction of the latency bound reached, CPU us/IO}. */
+    private static double[] cell(LabRun run, LabReport r, int hwQueues, String sched, int depth, long ndelay)
             throws InterruptedException {
         try (LoopHba hba = Hbas.debug(knobs(hwQueues, depth, ndelay))) {
             List<ScsiDisk> disks = hba.disks();
@@ -82,37 +92,57 @@ final class SharedTagsExperiment implements Experiment {
             }
             DiskSetTarget target = new DiskSetTarget(disks);
             run.warmUp(target, "randread", BS, IODEPTH, disks.size());
+            long cpu0 = LabRun.processCpuNanos();
             BenchResult res = run.cell(target, "randread", BS, IODEPTH, disks.size());
+            long cpu1 = LabRun.processCpuNanos();
             double k = Hbas.kiops(res.read().iops());
-            r.ours.add(hwQueues, hba.hosts().get(0).hostTagset() ? 1 : 0, sched, depth, k, res.read().p99() / 1e3);
+            double bound = boundKiops(depth, ndelay);
+            double cpu = LabRun.cpuMicrosPerIo(cpu0, cpu1, res.read().ios());
+            r.ours.add(hwQueues, hba.hosts().get(0).hostTagset() ? 1 : 0, sched, depth, k, bound,
+                    100 * k / bound, res.read().p99() / 1e3, cpu);
             run.note("shared-tags: " + hwQueues + " hw queue(s), " + sched + ", depth " + depth + " done");
             r.interrupted |= res.interrupted();
-            return k;
+            return new double[] {k / bound, cpu};
         }
     }
 
-    /** Shape: going from 4000 to 260 tags costs the 16-queue host-wide setup no more than the 1-queue one. */
-    private static void verdict(LabReport r, double[][][] kiops) {
+    /**
+     * What "costs no more" allows: the kept share of one cell moved by 0.1-0.3 between two quick runs at load
+     * average 5-7 on the 2-core machine, so a smaller difference between layouts is not read as a cost.
+     */
+    static final double KEPT_NOISE = 0.1;
+
+    /**
+     * Shape: the fraction of the latency bound kept at depth 260, relative to that at 4000 (1.0: the tags cost only
+     * the arithmetic 260/384), is lower with none than with mq-deadline on 1 queue, and for each scheduler the
+     * 16-queue host-wide-tags layout keeps as much of it as 1 queue, within {@link #KEPT_NOISE}.
+     */
+    private static void verdict(LabReport r, double[][][][] m) {
         boolean complete = r.ours.rows().size() == HW_QUEUES.length * SCHEDULERS.length * TAG_DEPTHS.length;
         if (!complete) {
             r.verdict(expectation(), null, "");
             return;
         }
-        boolean shown = true;
-        StringBuilder detail = new StringBuilder("KIOPS at 260 / at 4000:");
+        double[][] kept = new double[HW_QUEUES.length][SCHEDULERS.length];
+        StringBuilder detail = new StringBuilder("share of the bound kept at 260 vs 4000 (CPU us/IO 260 vs 4000):");
         for (int s = 0; s < SCHEDULERS.length; s++) {
-            double one = kiops[0][s][1] / kiops[0][s][0];
-            double sixteen = kiops[1][s][1] / kiops[1][s][0];
-            shown &= sixteen >= one;
-            detail.append(String.format(Locale.ROOT, " %s 1 queue %.2fx, 16 queues %.2fx;", SCHEDULERS[s], one,
-                    sixteen));
+            for (int h = 0; h < HW_QUEUES.length; h++) {
+                kept[h][s] = m[h][s][1][0] / m[h][s][0][0];
+                detail.append(String.format(Locale.ROOT, " %s %d queue(s) %.2fx (%.1fx);", SCHEDULERS[s],
+                        HW_QUEUES[h], kept[h][s], m[h][s][1][1] / m[h][s][0][1]));
+            }
         }
         detail.setLength(detail.length() - 1);
+        boolean shown = kept[0][0] < kept[0][1];
+        for (int s = 0; s < SCHEDULERS.length; s++) {
+            shown &= kept[1][s] >= kept[0][s] - KEPT_NOISE;
+        }
         r.verdict(expectation(), shown, detail.toString());
     }
 
     private static String expectation() {
-        return "depth 4000: all cells alike; depth 260 costs IOPS (most with none), and costs the 16-queue "
-                + "host-wide-tags setup no more than 1 queue (seed: final 260 recovers to 1185K/2097K)";
+        return "depth 4000: all cells alike; depth 260 costs IOPS beyond the tag arithmetic, most with none "
+                + "(seed, 1 queue: none 0.25x, mq-deadline 0.62x), and costs the 16-queue host-wide-tags setup no "
+                + "more than 1 queue, within " + KEPT_NOISE + " (seed: 0.56x, 0.98x)";
     }
 }

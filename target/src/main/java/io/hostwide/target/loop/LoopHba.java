@@ -117,7 +117,30 @@ public final class LoopHba implements HostedDisk.Host {
         };
     }
 
+    /** The configuration the HBA was built from; {@link #delayNanos()} is the latency in force now. */
     public LoopHbaConfig config() { return cfg; }
+
+    /** Largest latency the knobs can give: {@code delay}'s 10 000 ms ({@code ndelay} alone stays under 1 s). */
+    public static final long MAX_DELAY_NANOS = 10_000L * 1_000_000L;
+
+    /**
+     * Writes the latency at run time, as scsi_debug's {@code delay}/{@code ndelay} sysfs attributes allow: commands
+     * answered from now on complete after {@code nanos} (0: inline in {@code queuecommand}) on every host of this
+     * HBA.
+     */
+    public void setDelayNanos(long nanos) {
+        if (nanos < 0 || nanos > MAX_DELAY_NANOS) {
+            throw new IllegalArgumentException("delay must be 0.." + MAX_DELAY_NANOS + " ns, got " + nanos);
+        }
+        for (LoopLld l : llds) {
+            l.delayNanos(nanos);
+        }
+    }
+
+    /** The completion latency in force ({@code delay}/{@code ndelay}, or the last {@link #setDelayNanos}). */
+    public long delayNanos() {
+        return llds.isEmpty() ? cfg.delayNanos() : llds.get(0).delayNanos();
+    }
 
     public TargetCore core() { return core; }
 

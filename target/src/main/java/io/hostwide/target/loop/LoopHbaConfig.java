@@ -85,4 +85,12 @@ public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long 
     public int disks() {
         return hosts * targets * luns;
     }
+
+    /** This configuration with another completion latency (the rest unchanged). */
+    public LoopHbaConfig withDelayNanos(long nanos) {
+        return new LoopHbaConfig(kind, hosts, targets, luns, sizeBytes, sectorSize, perHostStore, nanos, seekNanos,
+                xferBytesPerSec, commandNanos, nrHwQueues, canQueue, cmdPerLun, hostTagset, everyNth, opts,
+                rotational, thin, discardMode, restartPolicy, bypassBudgetNonRotational, trackQueueDepth,
+                timeoutMillis, disk, fuaWrites, force16, sharedTagModes);
+    }
 }

@@ -48,7 +48,11 @@ final class LoopLld implements LowLevelDriver, Fabric {
     private final String name;
     /** Session to target id i (the I_T nexus of this host to that target). */
     private final Session[] sessions;
-    private final long delayNanos;
+    /**
+     * {@code delay}/{@code ndelay}: scsi_debug's attribute is writable at run time, so this is too
+     * ({@link LoopHba#setDelayNanos}); a command uses the value read when it is queued or answered.
+     */
+    private volatile long delayNanos;
     private final long seekNanos;
     private final long xferBytesPerSec;
     private final long commandNanos;
@@ -77,6 +81,14 @@ final class LoopLld implements LowLevelDriver, Fabric {
     @Override
     public String name() {
         return name;
+    }
+
+    long delayNanos() {
+        return delayNanos;
+    }
+
+    void delayNanos(long ns) {
+        delayNanos = ns;
     }
 
     @Override

@@ -50,6 +50,38 @@ class DebugHbaTest {
         }
     }
 
+    /**
+     * ndelay written at run time (scsi_debug's sysfs attribute): from 0, a READ completes inline on the submitting
+     * thread; after {@code setDelayNanos(20 us)} it completes on the HBA's completion timer; back at 0, inline again.
+     * Which thread completes is asserted, not how long it took.
+     */
+    @Test
+    void ndelayWrittenAtRunTimeMovesCompletionsToTheTimerAndBack() throws Exception {
+        try (LoopHba hba = LoopHba.create(DebugParams.parse("ndelay=0"))) {
+            SubmitHandle h = hba.disk(0).openHandle();
+            assertThat(completingThread(h)).isSameAs(Thread.currentThread());
+            hba.setDelayNanos(20_000);
+            assertThat(hba.delayNanos()).isEqualTo(20_000);
+            assertThat(hba.config().delayNanos()).as("the creation value").isZero();
+            assertThat(completingThread(h).getName()).endsWith("-completion");
+            hba.setDelayNanos(0);
+            assertThat(completingThread(h)).isSameAs(Thread.currentThread());
+            assertThatThrownBy(() -> hba.setDelayNanos(-1)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> hba.setDelayNanos(LoopHba.MAX_DELAY_NANOS + 1))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    private static Thread completingThread(SubmitHandle h) throws InterruptedException {
+        java.util.concurrent.CompletableFuture<Thread> on = new java.util.concurrent.CompletableFuture<>();
+        h.read(0, 512, ByteBuffer.allocate(512), (u, st) -> on.complete(Thread.currentThread()), 0);
+        try {
+            return on.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("READ did not complete", e);
+        }
+    }
+
     @Test
     void sharedStoreIsSeenByEveryLunPerHostStoreIsNot() throws Exception {
         try (LoopHba shared = LoopHba.create(DebugParams.parse("max_luns=2,delay=0"));
