@@ -45,6 +45,41 @@ class TagSetTest {
         set.close();
     }
 
+    /**
+     * Guards the skipped same-value store in {@link Tags#setRq}: {@code rqs[tag]} must still name the request
+     * that holds the driver tag now, also when a scheduler hands driver tag t to a different request each time.
+     */
+    @Test
+    void rqsNamesTheCurrentHolderOfEachDriverTag() {
+        FifoTestScheduler.register();
+        for (String sched : new String[] {"none", FifoTestScheduler.NAME}) {
+            ManualKblockd kb = new ManualKblockd();
+            HoldingDriver drv = new HoldingDriver();
+            TagSet set = new TagSet(new TagSetConfig(2, 2, 0, 0, TagSetFlags.TAG_HCTX_SHARED, 2), drv, kb);
+            RequestQueue q = set.addQueue("q");
+            q.setScheduler(sched);
+            Submitter s = q.submitter(0);
+            IoCallback cb = (ud, st) -> { };
+            java.util.Set<Request> holders = new java.util.HashSet<>();
+            for (int round = 0; round < 6; round++) {
+                assertThat(s.trySubmit(ReqOp.READ, round * 4096L, 512, null, cb, 0)).isTrue();
+                assertThat(s.trySubmit(ReqOp.READ, round * 4096L + 2048, 512, null, cb, 0)).isTrue();
+                kb.runDue();
+                assertThat(drv.held).as(sched).hasSize(2);
+                for (Request rq : drv.held) {
+                    assertThat(set.tags(0).rqAt(rq.tag())).as(sched + " round " + round).isSameAs(rq);
+                    holders.add(rq);
+                }
+                drv.completeAll(BlkStatus.OK);
+            }
+            if (!sched.equals("none")) {
+                assertThat(holders).as("a scheduler hands the two driver tags to more than two requests").hasSizeGreaterThan(2);
+            }
+            q.close();
+            set.close();
+        }
+    }
+
     @Test
     void queueSharedFlagFollowsTheNumberOfQueues() {
         ManualKblockd kb = new ManualKblockd();
