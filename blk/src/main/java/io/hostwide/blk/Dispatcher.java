@@ -51,7 +51,7 @@ final class Dispatcher {
 
     /** {@code blk_mq_sched_dispatch_requests} inside the SRCU-like dispatch section. */
     static void dispatchInline(Hctx h) {
-        int srcuIdx = h.enterDispatch();
+        int srcuIdx = h.enterDispatch(Hctx.RUN_SLOT);
         try {
             // Checked after entering: pairs with quiesce() setting the flag before waiting for dispatchers.
             if (h.q.isQuiesced() || h.testState(Hctx.S_STOPPED)) {

@@ -56,7 +56,6 @@ public final class RequestQueue implements AutoCloseable {
     Tags schedSharedTags;
     long timeoutNanos;
     final Hctx.Counters timeoutsFired = new Hctx.Counters();
-    final Hctx.Counters completed = new Hctx.Counters();
     /** hctx runs requested by completions themselves ({@link SharedTagModes} completion-run modes). */
     final Hctx.Counters completionRuns = new Hctx.Counters();
     final RequeueList requeue;
@@ -109,10 +108,15 @@ public final class RequestQueue implements AutoCloseable {
         this.nrRequests = set.config.queueDepth();
         int nrHw = set.config.nrHwQueues();
         this.hctxs = new Hctx[nrHw];
-        for (int i = 0; i < nrHw; i++) {
-            hctxs[i] = new Hctx(this, i, set.tags[i], initialFlags);
+        int nrCtx = set.config.nrCtx();
+        int[] ctxsOf = new int[nrHw];
+        for (int c = 0; c < nrCtx; c++) {
+            ctxsOf[hctxOfCtx(c, nrHw, nrCtx)]++;
         }
-        this.ctxs = new Ctx[set.config.nrCtx()];
+        for (int i = 0; i < nrHw; i++) {
+            hctxs[i] = new Hctx(this, i, set.tags[i], initialFlags, ctxsOf[i]);
+        }
+        this.ctxs = new Ctx[nrCtx];
         mapQueues();
         this.timeouts = new Timeouts(this);
         this.requeue = new RequeueList(this);
@@ -128,7 +132,7 @@ public final class RequestQueue implements AutoCloseable {
             perHctx.add(new ArrayList<>());
         }
         for (int c = 0; c < n; c++) {
-            int hw = (int) ((long) c * nrHw / n);
+            int hw = hctxOfCtx(c, nrHw, n);
             Hctx h = hctxs[hw];
             Ctx ctx = new Ctx(c, this, h, perHctx.get(hw).size());
             perHctx.get(hw).add(ctx);
@@ -138,6 +142,11 @@ public final class RequestQueue implements AutoCloseable {
             hctxs[i].ctxs = perHctx.get(i).toArray(new Ctx[0]);
             hctxs[i].ctxMap = new long[Math.max(1, (hctxs[i].ctxs.length + 63) / 64)];
         }
+    }
+
+    /** The hctx ctx {@code c} of {@code nrCtx} maps to: spread evenly. */
+    private static int hctxOfCtx(int c, int nrHw, int nrCtx) {
+        return (int) ((long) c * nrHw / nrCtx);
     }
 
     public String name() {

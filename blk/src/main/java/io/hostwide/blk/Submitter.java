@@ -235,7 +235,7 @@ public final class Submitter {
         if (useSched && e != null) {
             e.prepareRequest(rq);
         }
-        h.queued.inc();
+        ctx.countQueued();
         if (plugging) {
             plug.addTail(rq);
             if (plug.size() >= PLUG_MAX_COUNT || lastWasLarge) {
@@ -268,7 +268,7 @@ public final class Submitter {
     /** {@code blk_mq_request_bypass_insert} + run: past the plug and the scheduler, to the dispatch list. */
     private void bypassIssue(Hctx h, Request rq) {
         rq.rqFlags &= ~Request.RQF_USE_SCHED;
-        h.queued.inc();
+        ctx.countQueued();
         q.bypassInsert(rq, false);
         Dispatcher.runHwQueue(h, false);
     }
@@ -317,7 +317,7 @@ public final class Submitter {
         list.spliceTail(plug);
         Hctx h = ctx.hctx;
         if (q.elevator == null && h.dispatchBusy == 0) {
-            DirectIssue.issueList(h, list);
+            DirectIssue.issueList(ctx, list);
         } else {
             IoScheduler e = q.elevator;
             if (e != null && allUseSched(list)) {
