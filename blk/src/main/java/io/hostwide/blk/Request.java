@@ -228,6 +228,11 @@ public final class Request {
         return hctx;
     }
 
+    /** The software queue the request was allocated on (its submitter's, {@code rq->mq_ctx}). */
+    public Ctx ctx() {
+        return ctx;
+    }
+
     public boolean isReserved() {
         return (rqFlags & RQF_RESERVED) != 0;
     }

@@ -61,7 +61,7 @@ public final class NullDevice implements BlockDevice {
         }
         this.nqs = new NullQueue[q.nrHwQueues()];
         for (int i = 0; i < nqs.length; i++) {
-            nqs[i] = new NullQueue(k, cfg.name() + "/nq" + i, cfg.completionNsec());
+            nqs[i] = new NullQueue(k, cfg.name() + "/nq" + i, cfg.completionNsec(), q.hctx(i).nrCtx());
         }
         q.queuedata = this;
         q.setRotational(cfg.rotational());

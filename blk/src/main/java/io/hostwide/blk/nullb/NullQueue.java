@@ -10,51 +10,85 @@ import java.lang.invoke.VarHandle;
 
 /**
  * One null device hardware queue ({@code struct nullb_queue}): the deferred
- * "softirq" completions (a lock-free stack drained as one batch by the dispatching
- * thread at the end of its batch) and the timer-mode FIFO (completed by a kblockd
+ * "softirq" completions and the timer-mode FIFO (completed by a kblockd
  * timer {@code completion_nsec} after issue). Both link requests through
  * {@link Request#driverNext}, so nothing is allocated per I/O.
+ *
+ * <p>Softirq completions are kept per submitting ctx, as the kernel completes a request in the softirq of
+ * the CPU that submitted it ({@code blk_mq_complete_request}, per-CPU {@code blk_cpu_done}): one lock-free
+ * stack per ctx of the hctx, each head on its own 128 bytes, so several submitters on one hardware queue do
+ * not CAS one shared head on every request. The dispatching thread drains every stack of the hctx as one
+ * batch at the end of its batch ({@code last}, {@code commit_rqs}), so requests pushed for other ctxs during
+ * a queue run are never left behind.
  */
 final class NullQueue {
-    private static final VarHandle SOFTIRQ;
-
-    static {
-        try {
-            SOFTIRQ = MethodHandles.lookup().findVarHandle(NullQueue.class, "softirqHead", Request.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle SOFTIRQ = MethodHandles.arrayElementVarHandle(Request[].class);
+    /** References per softirq head: 128 bytes with compressed oops (256 without), one line pair each. */
+    private static final int HEAD_STRIDE = 32;
 
     private final Kblockd kblockd;
     private final long completionNsec;
     private final DelayedWork timer;
-    @SuppressWarnings("unused") private volatile Request softirqHead;
+    /** Per-ctx softirq stacks: ctx {@code indexHw} i at {@code (i + 1) * HEAD_STRIDE}; accessed through SOFTIRQ. */
+    private final Request[] softirq;
+    private final int nrCtx;
     // Timer FIFO, guarded by this.
     private Request timerHead;
     private Request timerTail;
 
-    NullQueue(Kblockd kblockd, String name, long completionNsec) {
+    /** The queue of a hardware queue that {@code nrCtx} software queues map to. */
+    NullQueue(Kblockd kblockd, String name, long completionNsec, int nrCtx) {
+        this.nrCtx = nrCtx;
+        this.softirq = new Request[(nrCtx + 1) * HEAD_STRIDE];
         this.kblockd = kblockd;
         this.completionNsec = completionNsec;
         this.timer = kblockd.newWork(name + "/timer", this::timerWork);
     }
 
-    /** Defers the completion to {@link #drainSoftirq()}. The CAS (release) publishes the link and PDU. */
+    /**
+     * Defers the completion to {@link #drainSoftirq()} on the stack of the request's ctx. The CAS (a volatile
+     * write, so a release) publishes the link and the PDU; pairs with the acquire of the drain's getAndSet.
+     */
     void pushSoftirq(Request rq) {
+        int at = (rq.ctx().indexHw() + 1) * HEAD_STRIDE;
         Request head;
         do {
-            head = (Request) SOFTIRQ.getAcquire(this);
+            head = (Request) SOFTIRQ.getAcquire(softirq, at);
             rq.driverNext = head;
-        } while (!SOFTIRQ.compareAndSet(this, head, rq));
+        } while (!SOFTIRQ.compareAndSet(softirq, at, head, rq));
     }
 
-    /** Completes everything deferred so far, oldest first, as one batch. */
+    /** Completes everything deferred so far on every ctx's stack, each oldest first, as one batch. */
     void drainSoftirq() {
-        Request chain = (Request) SOFTIRQ.getAndSet(this, (Request) null);   // acquire: pairs with the push CAS
-        if (chain == null) {
-            return;
+        CompletionBatch batch = null;
+        try {
+            for (int i = 1; i <= nrCtx; i++) {
+                int at = i * HEAD_STRIDE;
+                // Plain look first: an empty stack of another submitter's ctx is not dirtied.
+                if (SOFTIRQ.getOpaque(softirq, at) == null) {
+                    continue;
+                }
+                Request chain = (Request) SOFTIRQ.getAndSet(softirq, at, (Request) null);   // acquire: pairs with the push CAS
+                if (chain == null) {
+                    continue;
+                }
+                if (batch == null) {
+                    batch = Batches.acquire();
+                }
+                addOldestFirst(batch, chain);
+            }
+            if (batch != null) {
+                batch.complete();
+            }
+        } finally {
+            if (batch != null) {
+                Batches.release();
+            }
         }
+    }
+
+    /** Adds a newest-first stack to {@code batch} oldest first. */
+    private static void addOldestFirst(CompletionBatch batch, Request chain) {
         Request fifo = null;
         while (chain != null) {   // the stack is newest-first: reverse it
             Request next = chain.driverNext;
@@ -62,7 +96,7 @@ final class NullQueue {
             fifo = chain;
             chain = next;
         }
-        completeChain(fifo);
+        addChain(batch, fifo);
     }
 
     /** Timer mode: completes {@code completion_nsec} from now. */
@@ -113,15 +147,20 @@ final class NullQueue {
         }
         CompletionBatch batch = Batches.acquire();
         try {
-            while (rq != null) {
-                Request next = rq.driverNext;   // read before the request can be freed and reused
-                rq.driverNext = null;
-                batch.add(rq, ((NullCmd) rq.pdu).status);
-                rq = next;
-            }
+            addChain(batch, rq);
             batch.complete();
         } finally {
             Batches.release();
+        }
+    }
+
+    /** Adds a {@link Request#driverNext} chain to {@code batch} (which completes itself whenever it fills). */
+    private static void addChain(CompletionBatch batch, Request rq) {
+        while (rq != null) {
+            Request next = rq.driverNext;   // read before the request can be freed and reused
+            rq.driverNext = null;
+            batch.add(rq, ((NullCmd) rq.pdu).status);
+            rq = next;
         }
     }
 
