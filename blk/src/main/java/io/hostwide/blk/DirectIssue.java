@@ -14,7 +14,7 @@ final class DirectIssue {
         BlkStatus ret;
         int srcuIdx = h.enterDispatch(Hctx.ctxSlot(rq.ctx));
         try {
-            ret = issue(h, rq, true);
+            ret = issue(h, rq, true, 0);
         } finally {
             h.exitDispatch(srcuIdx);
         }
@@ -34,8 +34,9 @@ final class DirectIssue {
         BlkStatus refusal = BlkStatus.OK;
         int srcuIdx = h.enterDispatch(Hctx.ctxSlot(ctx));
         try {
+            long now = q.kblockd.nanoTime();   // one clock read for the plug (the kernel's plug->cur_ktime)
             for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
-                BlkStatus ret = issue(h, rq, list.isEmpty());
+                BlkStatus ret = issue(h, rq, list.isEmpty(), now);
                 if (ret == BlkStatus.OK) {
                     queued++;
                 } else if (ret == null || ret.isResource()) {
@@ -70,7 +71,7 @@ final class DirectIssue {
      * handed to the driver at all (stopped, quiesced, no budget, no driver tag).
      * Caller is inside the dispatch section.
      */
-    private static BlkStatus issue(Hctx h, Request rq, boolean last) {
+    private static BlkStatus issue(Hctx h, Request rq, boolean last, long batchNanos) {
         RequestQueue q = h.q;
         if (q.isQuiesced() || h.testState(Hctx.S_STOPPED)) {
             return null;
@@ -85,6 +86,7 @@ final class DirectIssue {
             return null;
         }
         Ctx ctx = rq.ctx;   // read first: once queued the request may complete and be reused at once
+        rq.batchNanos = batchNanos;
         BlkStatus ret = q.set.ops.queueRq(h, rq, last);
         if (ret == BlkStatus.OK) {
             ctx.countDispatched();

@@ -92,6 +92,12 @@ public final class Request {
     long timeoutNanos;
     /** Written before the release CAS in {@link #start()}, read after the acquire read of state. */
     long deadline;
+    /**
+     * The clock as read once for the whole dispatch batch this request is being issued in, for
+     * {@link #start()}; 0 when the issuer read none (start reads the clock then). Set by the block layer right
+     * before every {@code queue_rq} and consumed by start() inside it, on the dispatching thread.
+     */
+    long batchNanos;
     /** Intrusive link for {@link RqList}. */
     Request next;
     /** A second link the driver may use for its own lists while it owns the request. */
@@ -281,7 +287,11 @@ public final class Request {
         if ((s & STATE_MASK) != IDLE) {
             throw new IllegalStateException("start() on a request that is not idle (state=" + (s & STATE_MASK) + ")");
         }
-        deadline = q.kblockd.nanoTime() + timeoutNanos;
+        // The kernel arms the deadline from jiffies and takes io_start_time from the plug's cached clock
+        // (blk_time_get_ns), never reading the clock per request; here one read per dispatch batch.
+        long now = batchNanos;
+        batchNanos = 0;
+        deadline = (now != 0 ? now : q.kblockd.nanoTime()) + timeoutNanos;
         rqFlags |= RQF_STARTED;
         // Release: publishes deadline; pairs with the acquire read of state in the timeout scan.
         STATE.setRelease(this, (s & ~STATE_MASK) | IN_FLIGHT);
