@@ -82,7 +82,7 @@ final class Completion {
      */
     static void free(Request rq) {
         Hctx h = rq.hctx;
-        int hint = rq.ctx.index;
+        int hint = rq.allocHint;
         int tag = rq.tag;
         int schedTag = rq.internalTag;
         int rqFlags = rq.rqFlags;

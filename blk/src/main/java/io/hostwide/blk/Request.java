@@ -98,6 +98,11 @@ public final class Request {
      * before every {@code queue_rq} and consumed by start() inside it, on the dispatching thread.
      */
     long batchNanos;
+    /**
+     * The alloc-hint slot of the submitter that allocated the request (its "CPU" for the tag bitmaps): tags
+     * are taken from it and the freed tag is put back into it, as the kernel passes {@code ctx->cpu}.
+     */
+    int allocHint;
     /** Intrusive link for {@link RqList}. */
     Request next;
     /** A second link the driver may use for its own lists while it owns the request. */

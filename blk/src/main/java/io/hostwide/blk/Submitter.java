@@ -17,6 +17,14 @@ public final class Submitter {
 
     final RequestQueue q;
     final Ctx ctx;
+    /**
+     * This submitter's alloc-hint slot in the tag bitmaps ({@link TagSet#nextAllocHint}). The kernel's hints
+     * are per CPU and two tasks on one CPU never allocate at the same time; here the submitting thread plays the
+     * CPU, so each submitter has its own slot rather than its ctx index: on a shared tag set, ctx i of every
+     * queue would otherwise share slot i, and their job threads would all start on one word and write one hint
+     * line concurrently.
+     */
+    final int allocHint;
     private final TagWaiter waiter = new TagWaiter(this::flushPlug);
     private final RqList plug = new RqList();
     /** The submission being merged; reused, so nothing is allocated per I/O. */
@@ -29,6 +37,7 @@ public final class Submitter {
     Submitter(RequestQueue q, Ctx ctx) {
         this.q = q;
         this.ctx = ctx;
+        this.allocHint = q.set.nextAllocHint();
     }
 
     public RequestQueue queue() {
@@ -204,7 +213,7 @@ public final class Submitter {
             }
         }
         Hctx h = ctx.hctx;
-        Request rq = TagAlloc.allocRequest(h, ctx, op, reserved, nowait, waiter);
+        Request rq = TagAlloc.allocRequest(h, ctx, allocHint, op, reserved, nowait, waiter);
         if (rq == null) {
             return false;
         }

@@ -38,7 +38,7 @@ public final class Tags {
     /** {@code blk_mq_tag_wakeup_all} calls, for tests and the lab (rare path: a plain counter under {@code this}). */
     private long wakeAllCalls;
 
-    /** Allocates both bitmaps and one request per tag; {@code nrHints} is the number of ctxs. */
+    /** Allocates both bitmaps and one request per tag; {@code nrHints} alloc-hint slots (one per submitter). */
     Tags(int nrTags, int nrReservedTags, int nrHints, boolean roundRobin) {
         this.nrTags = nrTags;
         this.nrReservedTags = nrReservedTags;

@@ -80,6 +80,33 @@ class TagSetTest {
         }
     }
 
+    /**
+     * Alloc hints are per submitter, not per ctx index: job threads on ctx 0 of two queues sharing one tag
+     * bitmap start on different words (before, both used hint slot 0 and hammered one word and one hint line).
+     */
+    @Test
+    void submittersOfDifferentQueuesOnOneBitmapStartOnDifferentWords() {
+        ManualKblockd kb = new ManualKblockd();
+        HoldingDriver drv = new HoldingDriver();
+        TagSet set = new TagSet(new TagSetConfig(1, 256, 0, 0, 0, 1), drv, kb);   // 4 words of 64 bits
+        RequestQueue a = set.addQueue("a");
+        RequestQueue b = set.addQueue("b");
+        Submitter sa = a.submitter(0);
+        Submitter sb = b.submitter(0);
+        assertThat(sa.allocHint).isNotEqualTo(sb.allocHint);
+        IoCallback cb = (ud, st) -> { };
+        assertThat(sa.trySubmit(ReqOp.READ, 0, 512, null, cb, 1)).isTrue();
+        assertThat(sb.trySubmit(ReqOp.READ, 0, 512, null, cb, 2)).isTrue();
+        Request ra = drv.held.stream().filter(r -> r.queue() == a).findFirst().orElseThrow();
+        Request rb = drv.held.stream().filter(r -> r.queue() == b).findFirst().orElseThrow();
+        assertThat(ra.tag() / 64).as("words of the two submitters' first tags").isNotEqualTo(rb.tag() / 64);
+        assertThat(set.snapshot().tags().get(0).bitmapTags().allocHint()).hasSize(TagSet.MIN_ALLOC_HINTS);
+        drv.completeAll(BlkStatus.OK);
+        a.close();
+        b.close();
+        set.close();
+    }
+
     @Test
     void queueSharedFlagFollowsTheNumberOfQueues() {
         ManualKblockd kb = new ManualKblockd();
