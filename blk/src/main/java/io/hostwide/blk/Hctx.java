@@ -22,7 +22,6 @@ public final class Hctx {
     public static final int S_INACTIVE = 8;
 
     private static final VarHandle STATE;
-    private static final VarHandle NR_ACTIVE;
     private static final VarHandle EPOCH;
     private static final VarHandle DISPATCHERS = MethodHandles.arrayElementVarHandle(int[].class);
     private static final VarHandle COUNTER;
@@ -32,7 +31,6 @@ public final class Hctx {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATE = l.findVarHandle(Hctx.class, "state", int.class);
-            NR_ACTIVE = l.findVarHandle(Hctx.class, "nrActive", int.class);
             EPOCH = l.findVarHandle(Hctx.class, "epoch", int.class);
             COUNTER = l.findVarHandle(Counters.class, "v", long.class);
         } catch (ReflectiveOperationException e) {
@@ -64,7 +62,8 @@ public final class Hctx {
     @SuppressWarnings("unused") private volatile int state;
     /** Copy of the set flags plus TAG_QUEUE_SHARED. Written under the tag set's tag_list lock. */
     volatile int flags;
-    @SuppressWarnings("unused") private volatile int nrActive;
+    /** {@code nr_active}, on its own lines: see {@link ActiveCount}. */
+    private final ActiveCount nrActive = new ActiveCount();
     /**
      * Dispatchers inside the read side: for each slot, one counter per epoch parity (the two SRCU counters),
      * each slot on its own 128 bytes. Slot {@link #RUN_SLOT} counts queue runs (kblockd, inline runs); slot
@@ -118,7 +117,7 @@ public final class Hctx {
     }
 
     public int nrActive() {
-        return (int) NR_ACTIVE.getAcquire(this);
+        return nrActive.get();
     }
 
     /** True while {@code dispatch_wait} is queued on a tag bitmap (debugfs shows it in {@code dispatch}). */
@@ -145,7 +144,7 @@ public final class Hctx {
     }
 
     void addNrActive(int delta) {
-        NR_ACTIVE.getAndAdd(this, delta);
+        nrActive.add(delta);
     }
 
     /** The {@link #enterDispatch} slot of the submitter of ctx {@code ctx} (which maps to this hctx). */

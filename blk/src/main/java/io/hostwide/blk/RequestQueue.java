@@ -17,7 +17,6 @@ import java.util.Set;
  */
 public final class RequestQueue implements AutoCloseable {
     private static final VarHandle HCTX_ACTIVE;
-    private static final VarHandle NR_ACTIVE_SHARED;
     private static final VarHandle RESTARTS;
     /** {@code BLK_DEF_MAX_SECTORS_CAP}: 1280 KiB. */
     public static final int DEFAULT_MAX_SECTORS = 2560;
@@ -34,7 +33,6 @@ public final class RequestQueue implements AutoCloseable {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             HCTX_ACTIVE = l.findVarHandle(RequestQueue.class, "hctxActive", int.class);
-            NR_ACTIVE_SHARED = l.findVarHandle(RequestQueue.class, "nrActiveShared", int.class);
             RESTARTS = l.findVarHandle(RequestQueue.class, "budgetRestarts", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -96,8 +94,8 @@ public final class RequestQueue implements AutoCloseable {
     private volatile boolean dying;
     /** {@code QUEUE_FLAG_HCTX_ACTIVE}, host-wide tags only. */
     @SuppressWarnings("unused") private volatile int hctxActive;
-    /** {@code nr_active_requests_shared_tags}. */
-    @SuppressWarnings("unused") private volatile int nrActiveShared;
+    /** {@code nr_active_requests_shared_tags}, on its own lines. */
+    private final ActiveCount nrActiveShared = new ActiveCount();
     @SuppressWarnings("unused") private volatile int budgetRestarts;
 
     RequestQueue(TagSet set, String name, int initialFlags) {
@@ -420,11 +418,11 @@ public final class RequestQueue implements AutoCloseable {
     }
 
     int nrActiveShared() {
-        return (int) NR_ACTIVE_SHARED.getAcquire(this);
+        return nrActiveShared.get();
     }
 
     void addNrActiveShared(int d) {
-        NR_ACTIVE_SHARED.getAndAdd(this, d);
+        nrActiveShared.add(d);
     }
 
     int budgetRestarts() {
