@@ -5,98 +5,68 @@ import io.hostwide.blk.Request;
 import io.hostwide.blk.exec.DelayedWork;
 import io.hostwide.blk.exec.Kblockd;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
  * One null device hardware queue ({@code struct nullb_queue}): the deferred
  * "softirq" completions and the timer-mode FIFO (completed by a kblockd
  * timer {@code completion_nsec} after issue). Both link requests through
  * {@link Request#driverNext}, so nothing is allocated per I/O.
  *
- * <p>Softirq completions are kept per submitting ctx, as the kernel completes a request in the softirq of
- * the CPU that submitted it ({@code blk_mq_complete_request}, per-CPU {@code blk_cpu_done}): one lock-free
- * stack per ctx of the hctx, each head on its own 128 bytes, so several submitters on one hardware queue do
- * not CAS one shared head on every request. The dispatching thread drains every stack of the hctx as one
- * batch at the end of its batch ({@code last}, {@code commit_rqs}), so requests pushed for other ctxs during
- * a queue run are never left behind.
+ * <p>Softirq completions belong to the thread that ran {@code queue_rq}, as the kernel completes a null_blk
+ * request in the softirq of the CPU that issued it: each dispatching thread keeps its own list (only it
+ * touches it, so no atomics) and completes it as one batch at the end of its dispatch batch ({@code last}, or
+ * {@code commit_rqs}, which the block layer guarantees whenever requests went out without {@code last}). Two
+ * submitters on one hardware queue therefore never touch each other's requests, tags or lists; an earlier
+ * per-hctx (later per-ctx) stack let one submitter's drain complete the other's requests, bouncing their
+ * request, tag-word and hint lines between the cores.
  */
 final class NullQueue {
-    private static final VarHandle SOFTIRQ = MethodHandles.arrayElementVarHandle(Request[].class);
-    /** References per softirq head: 128 bytes with compressed oops (256 without), one line pair each. */
-    private static final int HEAD_STRIDE = 32;
+    private static final ThreadLocal<Softirq> SOFTIRQ = ThreadLocal.withInitial(Softirq::new);
+
+    /** One thread's deferred completions, newest first; touched only by that thread. */
+    private static final class Softirq {
+        Request head;
+    }
 
     private final Kblockd kblockd;
     private final long completionNsec;
     private final DelayedWork timer;
-    /** Per-ctx softirq stacks: ctx {@code indexHw} i at {@code (i + 1) * HEAD_STRIDE}; accessed through SOFTIRQ. */
-    private final Request[] softirq;
-    private final int nrCtx;
     // Timer FIFO, guarded by this.
     private Request timerHead;
     private Request timerTail;
 
-    /** The queue of a hardware queue that {@code nrCtx} software queues map to. */
-    NullQueue(Kblockd kblockd, String name, long completionNsec, int nrCtx) {
-        this.nrCtx = nrCtx;
-        this.softirq = new Request[(nrCtx + 1) * HEAD_STRIDE];
+    NullQueue(Kblockd kblockd, String name, long completionNsec) {
         this.kblockd = kblockd;
         this.completionNsec = completionNsec;
         this.timer = kblockd.newWork(name + "/timer", this::timerWork);
     }
 
+    /** Defers the completion to the calling thread's next {@link #drainSoftirq()}. */
+    static void pushSoftirq(Request rq) {
+        Softirq own = SOFTIRQ.get();
+        rq.driverNext = own.head;
+        own.head = rq;
+    }
+
     /**
-     * Defers the completion to {@link #drainSoftirq()} on the stack of the request's ctx. The CAS (a volatile
-     * write, so a release) publishes the link and the PDU; pairs with the acquire of the drain's getAndSet.
+     * Completes everything the calling thread deferred, oldest first, as one batch. The list is detached
+     * first: a completion callback that submits again (nested queue_rq on this thread) starts a new one,
+     * which its own batch end drains.
      */
-    void pushSoftirq(Request rq) {
-        int at = (rq.ctx().indexHw() + 1) * HEAD_STRIDE;
-        Request head;
-        do {
-            head = (Request) SOFTIRQ.getAcquire(softirq, at);
-            rq.driverNext = head;
-        } while (!SOFTIRQ.compareAndSet(softirq, at, head, rq));
-    }
-
-    /** Completes everything deferred so far on every ctx's stack, each oldest first, as one batch. */
-    void drainSoftirq() {
-        CompletionBatch batch = null;
-        try {
-            for (int i = 1; i <= nrCtx; i++) {
-                int at = i * HEAD_STRIDE;
-                // Plain look first: an empty stack of another submitter's ctx is not dirtied.
-                if (SOFTIRQ.getOpaque(softirq, at) == null) {
-                    continue;
-                }
-                Request chain = (Request) SOFTIRQ.getAndSet(softirq, at, (Request) null);   // acquire: pairs with the push CAS
-                if (chain == null) {
-                    continue;
-                }
-                if (batch == null) {
-                    batch = Batches.acquire();
-                }
-                addOldestFirst(batch, chain);
-            }
-            if (batch != null) {
-                batch.complete();
-            }
-        } finally {
-            if (batch != null) {
-                Batches.release();
-            }
+    static void drainSoftirq() {
+        Softirq own = SOFTIRQ.get();
+        Request chain = own.head;
+        if (chain == null) {
+            return;
         }
-    }
-
-    /** Adds a newest-first stack to {@code batch} oldest first. */
-    private static void addOldestFirst(CompletionBatch batch, Request chain) {
+        own.head = null;
         Request fifo = null;
-        while (chain != null) {   // the stack is newest-first: reverse it
+        while (chain != null) {   // newest-first: reverse it
             Request next = chain.driverNext;
             chain.driverNext = fifo;
             fifo = chain;
             chain = next;
         }
-        addChain(batch, fifo);
+        completeChain(fifo);
     }
 
     /** Timer mode: completes {@code completion_nsec} from now. */
@@ -147,20 +117,15 @@ final class NullQueue {
         }
         CompletionBatch batch = Batches.acquire();
         try {
-            addChain(batch, rq);
+            while (rq != null) {
+                Request next = rq.driverNext;   // read before the request can be freed and reused
+                rq.driverNext = null;
+                batch.add(rq, ((NullCmd) rq.pdu).status);
+                rq = next;
+            }
             batch.complete();
         } finally {
             Batches.release();
-        }
-    }
-
-    /** Adds a {@link Request#driverNext} chain to {@code batch} (which completes itself whenever it fills). */
-    private static void addChain(CompletionBatch batch, Request rq) {
-        while (rq != null) {
-            Request next = rq.driverNext;   // read before the request can be freed and reused
-            rq.driverNext = null;
-            batch.add(rq, ((NullCmd) rq.pdu).status);
-            rq = next;
         }
     }
 

@@ -17,10 +17,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * irqmode=1 keeps one softirq stack per submitting ctx: several submitters on one hardware queue, requests
- * of several ctxs dispatched by one queue run, requeues and refusals; every request completes exactly once.
+ * irqmode=1 completes on the thread that ran queue_rq, at the end of its dispatch batch: several submitters on
+ * one hardware queue, requests of several ctxs dispatched by one kblockd queue run, requeues and refusals;
+ * every request completes exactly once.
  */
-class SoftirqPerCtxTest {
+class SoftirqCompletionTest {
 
     private static final class Once implements IoCallback {
         final ConcurrentHashMap<Long, AtomicInteger> seen = new ConcurrentHashMap<>();
@@ -39,9 +40,9 @@ class SoftirqPerCtxTest {
         }
     }
 
-    /** A run by kblockd dispatches the requests two submitters left in their ctxs; the drain finds all of them. */
+    /** A run by kblockd dispatches the requests two submitters left in their ctxs; its batch end completes all. */
     @Test
-    void oneQueueRunDrainsEveryCtxStack() {
+    void oneQueueRunCompletesTheRequestsOfEveryCtx() {
         ManualKblockd kb = new ManualKblockd();
         NullDevice dev = NullDevice.create(NullConfig.parse("irqmode=1,requeue=3,submit_queues=1,size=1", "sq"), kb);
         SubmitHandle a = dev.openHandle();   // ctx 0
