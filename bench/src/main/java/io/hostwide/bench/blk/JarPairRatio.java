@@ -1,12 +1,9 @@
 package io.hostwide.bench.blk;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.function.LongUnaryOperator;
 
@@ -40,7 +37,7 @@ public final class JarPairRatio {
         Object[] devices = new Object[2];
         MethodHandle[] runner = new MethodHandle[2];
         for (int side = 0; side < 2; side++) {
-            Class<?> c = new BuildLoader(Path.of(args[side]), driver).loadClass(DRIVER);
+            Class<?> c = new BuildLoader(Path.of(args[side]), DRIVER, driver).loadClass(DRIVER);
             MethodHandles.Lookup l = MethodHandles.publicLookup();
             devices[side] = l.findStatic(c, "open", MethodType.methodType(Object.class, String.class)).invoke(knobs);
             runner[side] = l.findStatic(c, "runner", MethodType.methodType(LongUnaryOperator.class, Object.class));
@@ -58,29 +55,6 @@ public final class JarPairRatio {
     }
 
     private static byte[] driverBytes() throws IOException {
-        try (InputStream in = JarPairRatio.class.getResourceAsStream("/" + DRIVER.replace('.', '/') + ".class")) {
-            if (in == null) {
-                throw new IllegalStateException("no class file for " + DRIVER);
-            }
-            return in.readAllBytes();
-        }
-    }
-
-    /** Loads everything from one jar (nothing of hostwide from the parent), plus {@link NullSlices} itself. */
-    private static final class BuildLoader extends URLClassLoader {
-        private final byte[] driver;
-
-        BuildLoader(Path jar, byte[] driver) throws IOException {
-            super(new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
-            this.driver = driver;
-        }
-
-        @Override
-        protected Class<?> findClass(String name) throws ClassNotFoundException {
-            if (name.equals(DRIVER)) {
-                return defineClass(name, driver, 0, driver.length);
-            }
-            return super.findClass(name);
-        }
+        return BuildLoader.classBytes(DRIVER);
     }
 }

@@ -61,7 +61,7 @@ final class PairedSlices {
         }
         Arrays.sort(ratio);
         double secs = rounds * sliceNanos / 1e9;
-        return String.format("A: %.2f M IOPS, B: %.2f M IOPS (means over their slices)%n"
+        return String.format("A: %.3f M IOPS, B: %.3f M IOPS (means over their slices)%n"
                         + "B / A, paired: median %.3f, quartiles %.3f .. %.3f",
                 sumA / secs / 1e6, sumB / secs / 1e6, ratio[rounds / 2], ratio[rounds / 4], ratio[3 * rounds / 4]);
     }
