@@ -19,6 +19,7 @@ final class Completion {
             return;
         }
         RequestQueue q = rq.q;
+        Ctx ctx = rq.ctx;   // read before the free: the slot may be reused at once
         IoCallback cb = rq.callback;
         long ud = rq.userData;
         IoScheduler e = q.elevator;
@@ -27,7 +28,7 @@ final class Completion {
         }
         Budget.releaseOf(rq);
         free(rq);
-        q.completed.inc();
+        ctx.countCompleted(1);
         cb.onComplete(ud, status);
     }
 
@@ -55,13 +56,14 @@ final class Completion {
     /** {@link #end} without the callback, for {@link CompletionBatch}. */
     static void endQuietly(Request rq) {
         RequestQueue q = rq.q;
+        Ctx ctx = rq.ctx;   // read before the free: the slot may be reused at once
         IoScheduler e = q.elevator;
         if (e != null && (rq.rqFlags & Request.RQF_USE_SCHED) != 0) {
             e.finishRequest(rq);
         }
         Budget.releaseOf(rq);
         free(rq);
-        q.completed.inc();
+        ctx.countCompleted(1);
     }
 
     /** A request the driver refused with an error before starting it ({@code blk_mq_end_request} in dispatch). */
@@ -80,7 +82,7 @@ final class Completion {
      */
     static void free(Request rq) {
         Hctx h = rq.hctx;
-        int hint = rq.ctx.index;
+        int hint = rq.allocHint;
         int tag = rq.tag;
         int schedTag = rq.internalTag;
         int rqFlags = rq.rqFlags;

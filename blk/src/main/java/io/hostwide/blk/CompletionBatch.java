@@ -100,6 +100,7 @@ public final class CompletionBatch {
             int inflightHctx = 0;
             int inflightQueue = 0;
             RequestQueue q = h.q;
+            Ctx ctx = rqs[i].ctx;   // the queue's completed count is a sum over its ctxs: any of them will do
             for (; i < count && (rqs[i] == null || rqs[i].hctx == h); i++) {
                 Request rq = rqs[i];
                 if (rq == null) {
@@ -127,7 +128,7 @@ public final class CompletionBatch {
                 h.addNrActive(-inflightHctx);
             }
             tags.bitmapTags.clearBatch(bits, nbits);
-            q.completed.add(nbits);
+            ctx.countCompleted(nbits);
             Dispatcher.restart(h);
             Dispatcher.completionRun(h);
         }

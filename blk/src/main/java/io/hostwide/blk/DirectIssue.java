@@ -9,29 +9,34 @@ final class DirectIssue {
     private DirectIssue() {
     }
 
-    /** One request with {@code last = true}. */
+    /** One request of the calling submitter's ctx, with {@code last = true}. */
     static void issueOne(Hctx h, Request rq) {
         BlkStatus ret;
-        int srcuIdx = h.enterDispatch();
+        int srcuIdx = h.enterDispatch(Hctx.ctxSlot(rq.ctx));
         try {
-            ret = issue(h, rq, true);
+            ret = issue(h, rq, true, 0);
         } finally {
             h.exitDispatch(srcuIdx);
         }
         finish(h, rq, ret);
     }
 
-    /** A plug's worth, one hctx; on the first refusal the rest are inserted and the queue run. */
-    static void issueList(Hctx h, RqList list) {
+    /**
+     * A plug's worth of {@code ctx}'s submitter, all on the ctx's hctx; on the first refusal the rest are
+     * inserted and the queue run.
+     */
+    static void issueList(Ctx ctx, RqList list) {
+        Hctx h = ctx.hctx;
         RequestQueue q = h.q;
         BlkMqOps ops = q.set.ops;
         int queued = 0;
         Request refused = null;
         BlkStatus refusal = BlkStatus.OK;
-        int srcuIdx = h.enterDispatch();
+        int srcuIdx = h.enterDispatch(Hctx.ctxSlot(ctx));
         try {
+            long now = q.kblockd.nanoTime();   // one clock read for the plug (the kernel's plug->cur_ktime)
             for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
-                BlkStatus ret = issue(h, rq, list.isEmpty());
+                BlkStatus ret = issue(h, rq, list.isEmpty(), now);
                 if (ret == BlkStatus.OK) {
                     queued++;
                 } else if (ret == null || ret.isResource()) {
@@ -66,7 +71,7 @@ final class DirectIssue {
      * handed to the driver at all (stopped, quiesced, no budget, no driver tag).
      * Caller is inside the dispatch section.
      */
-    private static BlkStatus issue(Hctx h, Request rq, boolean last) {
+    private static BlkStatus issue(Hctx h, Request rq, boolean last, long batchNanos) {
         RequestQueue q = h.q;
         if (q.isQuiesced() || h.testState(Hctx.S_STOPPED)) {
             return null;
@@ -80,9 +85,11 @@ final class DirectIssue {
             Budget.releaseOf(rq);
             return null;
         }
+        Ctx ctx = rq.ctx;   // read first: once queued the request may complete and be reused at once
+        rq.batchNanos = batchNanos;
         BlkStatus ret = q.set.ops.queueRq(h, rq, last);
         if (ret == BlkStatus.OK) {
-            h.dispatched.inc();
+            ctx.countDispatched();
             Dispatcher.updateDispatchBusy(h, false);
         } else if (ret.isResource()) {
             Dispatcher.updateDispatchBusy(h, true);

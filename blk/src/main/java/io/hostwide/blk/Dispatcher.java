@@ -51,7 +51,7 @@ final class Dispatcher {
 
     /** {@code blk_mq_sched_dispatch_requests} inside the SRCU-like dispatch section. */
     static void dispatchInline(Hctx h) {
-        int srcuIdx = h.enterDispatch();
+        int srcuIdx = h.enterDispatch(Hctx.RUN_SLOT);
         try {
             // Checked after entering: pairs with quiesce() setting the flag before waiting for dispatchers.
             if (h.q.isQuiesced() || h.testState(Hctx.S_STOPPED)) {
@@ -287,6 +287,7 @@ final class Dispatcher {
         int prep = PREP_OK;
         boolean needsResource = false;
         BlkStatus ret = BlkStatus.OK;
+        long now = q.kblockd.nanoTime();   // one clock read for the batch, for the requests' deadlines
         do {
             Request rq = list.peekFirst();
             prep = prepDispatchRq(h, rq, getBudget);
@@ -295,6 +296,7 @@ final class Dispatcher {
             }
             list.pollFirst();
             boolean last = list.isEmpty() || !TagAlloc.getDriverTag(list.peekFirst());
+            rq.batchNanos = now;
             ret = ops.queueRq(h, rq, last);
             if (ret == BlkStatus.OK) {
                 queued++;

@@ -22,7 +22,6 @@ public final class Hctx {
     public static final int S_INACTIVE = 8;
 
     private static final VarHandle STATE;
-    private static final VarHandle NR_ACTIVE;
     private static final VarHandle EPOCH;
     private static final VarHandle DISPATCHERS = MethodHandles.arrayElementVarHandle(int[].class);
     private static final VarHandle COUNTER;
@@ -32,7 +31,6 @@ public final class Hctx {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATE = l.findVarHandle(Hctx.class, "state", int.class);
-            NR_ACTIVE = l.findVarHandle(Hctx.class, "nrActive", int.class);
             EPOCH = l.findVarHandle(Hctx.class, "epoch", int.class);
             COUNTER = l.findVarHandle(Counters.class, "v", long.class);
         } catch (ReflectiveOperationException e) {
@@ -59,18 +57,32 @@ public final class Hctx {
     int dispatchFrom;
     final DelayedWork runWork;
     final Counters run = new Counters();
-    final Counters queued = new Counters();
     final Counters dispatched = new Counters();
 
     @SuppressWarnings("unused") private volatile int state;
     /** Copy of the set flags plus TAG_QUEUE_SHARED. Written under the tag set's tag_list lock. */
     volatile int flags;
-    @SuppressWarnings("unused") private volatile int nrActive;
-    /** Dispatchers inside the read side, per epoch parity (two SRCU counters). */
-    private final int[] srcu = new int[2];
+    /** {@code nr_active}, on its own lines: see {@link ActiveCount}. */
+    private final ActiveCount nrActive = new ActiveCount();
+    /**
+     * Dispatchers inside the read side: for each slot, one counter per epoch parity (the two SRCU counters),
+     * each slot on its own 128 bytes. Slot {@link #RUN_SLOT} counts queue runs (kblockd, inline runs); slot
+     * 1 + i counts direct issues by the submitter of this hctx's ctx i. The kernel's SRCU read side counts
+     * per CPU for the same reason: several submitters on one hctx must not all RMW one line twice per issue.
+     */
+    private final int[] srcu;
+    private final int nrSlots;
     @SuppressWarnings("unused") private volatile int epoch;
 
-    Hctx(RequestQueue q, int queueNum, Tags tags, int flags) {
+    /** {@link #enterDispatch} slot for queue runs; a ctx's submitter uses {@link #ctxSlot}. */
+    static final int RUN_SLOT = 0;
+    /** ints per dispatch slot: 128 bytes (a cache line and its adjacent-line prefetch partner). */
+    private static final int SLOT_STRIDE = 32;
+
+    /** An hctx that {@code nrCtx} software queues map to. */
+    Hctx(RequestQueue q, int queueNum, Tags tags, int flags, int nrCtx) {
+        this.nrSlots = nrCtx + 1;
+        this.srcu = new int[(nrSlots + 1) * SLOT_STRIDE];   // + a leading pad
         this.q = q;
         this.queueNum = queueNum;
         this.tags = tags;
@@ -84,6 +96,11 @@ public final class Hctx {
 
     public RequestQueue queue() {
         return q;
+    }
+
+    /** How many software queues map to this hctx ({@code nr_ctx}). */
+    public int nrCtx() {
+        return nrSlots - 1;
     }
 
     /** The driver tags this hctx allocates from. */
@@ -100,7 +117,7 @@ public final class Hctx {
     }
 
     public int nrActive() {
-        return (int) NR_ACTIVE.getAcquire(this);
+        return nrActive.get();
     }
 
     /** True while {@code dispatch_wait} is queued on a tag bitmap (debugfs shows it in {@code dispatch}). */
@@ -127,30 +144,43 @@ public final class Hctx {
     }
 
     void addNrActive(int delta) {
-        NR_ACTIVE.getAndAdd(this, delta);
+        nrActive.add(delta);
+    }
+
+    /** The {@link #enterDispatch} slot of the submitter of ctx {@code ctx} (which maps to this hctx). */
+    static int ctxSlot(Ctx ctx) {
+        return 1 + ctx.indexHw;
+    }
+
+    private static int at(int slot, int parity) {
+        return (slot + 1) * SLOT_STRIDE + parity;
     }
 
     /**
      * SRCU-style read side around every dispatch ({@code blk_mq_run_dispatch_ops}):
-     * counts this dispatcher in the counter of the current epoch and returns its
-     * index for {@link #exitDispatch}. The RMW is a full fence, so the quiesced /
-     * stopped checks that follow cannot move above it.
+     * counts this dispatcher in {@code slot}'s counter of the current epoch and returns a token for
+     * {@link #exitDispatch}. The RMW is a full fence, so the quiesced / stopped checks that follow cannot
+     * move above it; it pairs with the volatile reads in {@link #synchronizeDispatch}.
      */
-    int enterDispatch() {
-        int idx = (int) EPOCH.getVolatile(this) & 1;
-        DISPATCHERS.getAndAdd(srcu, idx, 1);
-        return idx;
+    int enterDispatch(int slot) {
+        int parity = (int) EPOCH.getVolatile(this) & 1;
+        DISPATCHERS.getAndAdd(srcu, at(slot, parity), 1);
+        return slot << 1 | parity;
     }
 
-    void exitDispatch(int idx) {
-        DISPATCHERS.getAndAdd(srcu, idx, -1);
+    /** Leaves the read side entered with {@code token}; full-fence RMW, so the dispatch is done before it. */
+    void exitDispatch(int token) {
+        DISPATCHERS.getAndAdd(srcu, at(token >>> 1, token & 1), -1);
     }
 
     /**
      * {@code synchronize_srcu}: returns once every dispatch that was in progress when
      * it was called has left. Drains stragglers of the previous epoch, flips the
-     * epoch, then drains the old one; new dispatchers land on the new counter, so
-     * this finishes under constant load.
+     * epoch, then drains the old one; new dispatchers land on the new counters, so
+     * this finishes under constant load. Each slot's count is exact (a dispatcher
+     * leaves the slot it entered), so reading every slot of a parity as 0, one after
+     * another, proves that each dispatcher present at the call has left: it was still
+     * counted when its slot was read, until it left.
      */
     void synchronizeDispatch() {
         synchronized (srcu) {
@@ -161,10 +191,12 @@ public final class Hctx {
         }
     }
 
-    private void waitDrained(int idx) {
-        while ((int) DISPATCHERS.getVolatile(srcu, idx) != 0) {
-            Thread.onSpinWait();
-            Thread.yield();
+    private void waitDrained(int parity) {
+        for (int slot = 0; slot < nrSlots; slot++) {
+            while ((int) DISPATCHERS.getVolatile(srcu, at(slot, parity)) != 0) {
+                Thread.onSpinWait();
+                Thread.yield();
+            }
         }
     }
 

@@ -92,6 +92,17 @@ public final class Request {
     long timeoutNanos;
     /** Written before the release CAS in {@link #start()}, read after the acquire read of state. */
     long deadline;
+    /**
+     * The clock as read once for the whole dispatch batch this request is being issued in, for
+     * {@link #start()}; 0 when the issuer read none (start reads the clock then). Set by the block layer right
+     * before every {@code queue_rq} and consumed by start() inside it, on the dispatching thread.
+     */
+    long batchNanos;
+    /**
+     * The alloc-hint slot of the submitter that allocated the request (its "CPU" for the tag bitmaps): tags
+     * are taken from it and the freed tag is put back into it, as the kernel passes {@code ctx->cpu}.
+     */
+    int allocHint;
     /** Intrusive link for {@link RqList}. */
     Request next;
     /** A second link the driver may use for its own lists while it owns the request. */
@@ -228,6 +239,11 @@ public final class Request {
         return hctx;
     }
 
+    /** The software queue the request was allocated on (its submitter's, {@code rq->mq_ctx}). */
+    public Ctx ctx() {
+        return ctx;
+    }
+
     public boolean isReserved() {
         return (rqFlags & RQF_RESERVED) != 0;
     }
@@ -276,7 +292,11 @@ public final class Request {
         if ((s & STATE_MASK) != IDLE) {
             throw new IllegalStateException("start() on a request that is not idle (state=" + (s & STATE_MASK) + ")");
         }
-        deadline = q.kblockd.nanoTime() + timeoutNanos;
+        // The kernel arms the deadline from jiffies and takes io_start_time from the plug's cached clock
+        // (blk_time_get_ns), never reading the clock per request; here one read per dispatch batch.
+        long now = batchNanos;
+        batchNanos = 0;
+        deadline = (now != 0 ? now : q.kblockd.nanoTime()) + timeoutNanos;
         rqFlags |= RQF_STARTED;
         // Release: publishes deadline; pairs with the acquire read of state in the timeout scan.
         STATE.setRelease(this, (s & ~STATE_MASK) | IN_FLIGHT);

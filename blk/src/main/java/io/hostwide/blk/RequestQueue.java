@@ -17,7 +17,6 @@ import java.util.Set;
  */
 public final class RequestQueue implements AutoCloseable {
     private static final VarHandle HCTX_ACTIVE;
-    private static final VarHandle NR_ACTIVE_SHARED;
     private static final VarHandle RESTARTS;
     /** {@code BLK_DEF_MAX_SECTORS_CAP}: 1280 KiB. */
     public static final int DEFAULT_MAX_SECTORS = 2560;
@@ -34,7 +33,6 @@ public final class RequestQueue implements AutoCloseable {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             HCTX_ACTIVE = l.findVarHandle(RequestQueue.class, "hctxActive", int.class);
-            NR_ACTIVE_SHARED = l.findVarHandle(RequestQueue.class, "nrActiveShared", int.class);
             RESTARTS = l.findVarHandle(RequestQueue.class, "budgetRestarts", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -56,7 +54,6 @@ public final class RequestQueue implements AutoCloseable {
     Tags schedSharedTags;
     long timeoutNanos;
     final Hctx.Counters timeoutsFired = new Hctx.Counters();
-    final Hctx.Counters completed = new Hctx.Counters();
     /** hctx runs requested by completions themselves ({@link SharedTagModes} completion-run modes). */
     final Hctx.Counters completionRuns = new Hctx.Counters();
     final RequeueList requeue;
@@ -97,8 +94,8 @@ public final class RequestQueue implements AutoCloseable {
     private volatile boolean dying;
     /** {@code QUEUE_FLAG_HCTX_ACTIVE}, host-wide tags only. */
     @SuppressWarnings("unused") private volatile int hctxActive;
-    /** {@code nr_active_requests_shared_tags}. */
-    @SuppressWarnings("unused") private volatile int nrActiveShared;
+    /** {@code nr_active_requests_shared_tags}, on its own lines. */
+    private final ActiveCount nrActiveShared = new ActiveCount();
     @SuppressWarnings("unused") private volatile int budgetRestarts;
 
     RequestQueue(TagSet set, String name, int initialFlags) {
@@ -109,10 +106,15 @@ public final class RequestQueue implements AutoCloseable {
         this.nrRequests = set.config.queueDepth();
         int nrHw = set.config.nrHwQueues();
         this.hctxs = new Hctx[nrHw];
-        for (int i = 0; i < nrHw; i++) {
-            hctxs[i] = new Hctx(this, i, set.tags[i], initialFlags);
+        int nrCtx = set.config.nrCtx();
+        int[] ctxsOf = new int[nrHw];
+        for (int c = 0; c < nrCtx; c++) {
+            ctxsOf[hctxOfCtx(c, nrHw, nrCtx)]++;
         }
-        this.ctxs = new Ctx[set.config.nrCtx()];
+        for (int i = 0; i < nrHw; i++) {
+            hctxs[i] = new Hctx(this, i, set.tags[i], initialFlags, ctxsOf[i]);
+        }
+        this.ctxs = new Ctx[nrCtx];
         mapQueues();
         this.timeouts = new Timeouts(this);
         this.requeue = new RequeueList(this);
@@ -128,7 +130,7 @@ public final class RequestQueue implements AutoCloseable {
             perHctx.add(new ArrayList<>());
         }
         for (int c = 0; c < n; c++) {
-            int hw = (int) ((long) c * nrHw / n);
+            int hw = hctxOfCtx(c, nrHw, n);
             Hctx h = hctxs[hw];
             Ctx ctx = new Ctx(c, this, h, perHctx.get(hw).size());
             perHctx.get(hw).add(ctx);
@@ -138,6 +140,11 @@ public final class RequestQueue implements AutoCloseable {
             hctxs[i].ctxs = perHctx.get(i).toArray(new Ctx[0]);
             hctxs[i].ctxMap = new long[Math.max(1, (hctxs[i].ctxs.length + 63) / 64)];
         }
+    }
+
+    /** The hctx ctx {@code c} of {@code nrCtx} maps to: spread evenly. */
+    private static int hctxOfCtx(int c, int nrHw, int nrCtx) {
+        return (int) ((long) c * nrHw / nrCtx);
     }
 
     public String name() {
@@ -411,11 +418,11 @@ public final class RequestQueue implements AutoCloseable {
     }
 
     int nrActiveShared() {
-        return (int) NR_ACTIVE_SHARED.getAcquire(this);
+        return nrActiveShared.get();
     }
 
     void addNrActiveShared(int d) {
-        NR_ACTIVE_SHARED.getAndAdd(this, d);
+        nrActiveShared.add(d);
     }
 
     int budgetRestarts() {

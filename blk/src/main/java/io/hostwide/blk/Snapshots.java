@@ -67,7 +67,7 @@ final class Snapshots {
         }
         return new RequestQueueSnapshot(q.name, q.nrRequests, sched.toString(), q.timeoutMillis(),
                 q.hctxs.length, q.ctxs.length, q.isQuiesced(), q.inFlight(), q.allocatedRequests(),
-                queued, dispatched, q.completed.get(), q.timeoutsFired.get(), q.readMerges.get(), q.writeMerges.get(),
+                queued, dispatched, completed(q), q.timeoutsFired.get(), q.readMerges.get(), q.writeMerges.get(),
                 q.nomerges, q.maxSegments, q.maxSectorsKb(), q.rotational, q.maxHwSectorsKb(), q.maxSegmentSize,
                 q.logicalBlockSize, q.discardMaxBytes(), q.discardGranularity, q.writeCache, q.fua, q.splits.get(),
                 q.flushStages.get(), List.copyOf(hs));
@@ -84,8 +84,35 @@ final class Snapshots {
         }
         return new HctxSnapshot(h.queueNum, h.tags.nrTags, h.tags.nrReservedTags, decodeState(h.state()),
                 TagSetFlags.decode(h.flags), h.dispatchBusy, h.run.get(), TagAlloc.activeRequests(h),
-                h.queued.get(), h.dispatched.get(), dispatchLen, map.toString(), h.dispatchWait.isQueued(),
+                queued(h), dispatched(h), dispatchLen, map.toString(), h.dispatchWait.isQueued(),
                 of(h.tags), of(h.schedTags));
+    }
+
+    /** {@code hctx->queued}: the sum of its ctxs' counts. */
+    static long queued(Hctx h) {
+        long n = 0;
+        for (Ctx c : h.ctxs) {
+            n += c.queued();
+        }
+        return n;
+    }
+
+    /** Dispatched by runs of the hctx plus issued directly by its ctxs' submitters. */
+    static long dispatched(Hctx h) {
+        long n = h.dispatched.get();
+        for (Ctx c : h.ctxs) {
+            n += c.dispatched();
+        }
+        return n;
+    }
+
+    /** The queue's completions, counted per ctx. */
+    static long completed(RequestQueue q) {
+        long n = 0;
+        for (Ctx c : q.ctxs) {
+            n += c.completed();
+        }
+        return n;
     }
 
     static String decodeState(int state) {

@@ -17,6 +17,14 @@ public final class Submitter {
 
     final RequestQueue q;
     final Ctx ctx;
+    /**
+     * This submitter's alloc-hint slot in the tag bitmaps ({@link TagSet#nextAllocHint}). The kernel's hints
+     * are per CPU and two tasks on one CPU never allocate at the same time; here the submitting thread plays the
+     * CPU, so each submitter has its own slot rather than its ctx index: on a shared tag set, ctx i of every
+     * queue would otherwise share slot i, and their job threads would all start on one word and write one hint
+     * line concurrently.
+     */
+    final int allocHint;
     private final TagWaiter waiter = new TagWaiter(this::flushPlug);
     private final RqList plug = new RqList();
     /** The submission being merged; reused, so nothing is allocated per I/O. */
@@ -29,6 +37,7 @@ public final class Submitter {
     Submitter(RequestQueue q, Ctx ctx) {
         this.q = q;
         this.ctx = ctx;
+        this.allocHint = q.set.nextAllocHint();
     }
 
     public RequestQueue queue() {
@@ -204,7 +213,7 @@ public final class Submitter {
             }
         }
         Hctx h = ctx.hctx;
-        Request rq = TagAlloc.allocRequest(h, ctx, op, reserved, nowait, waiter);
+        Request rq = TagAlloc.allocRequest(h, ctx, allocHint, op, reserved, nowait, waiter);
         if (rq == null) {
             return false;
         }
@@ -235,7 +244,7 @@ public final class Submitter {
         if (useSched && e != null) {
             e.prepareRequest(rq);
         }
-        h.queued.inc();
+        ctx.countQueued();
         if (plugging) {
             plug.addTail(rq);
             if (plug.size() >= PLUG_MAX_COUNT || lastWasLarge) {
@@ -268,7 +277,7 @@ public final class Submitter {
     /** {@code blk_mq_request_bypass_insert} + run: past the plug and the scheduler, to the dispatch list. */
     private void bypassIssue(Hctx h, Request rq) {
         rq.rqFlags &= ~Request.RQF_USE_SCHED;
-        h.queued.inc();
+        ctx.countQueued();
         q.bypassInsert(rq, false);
         Dispatcher.runHwQueue(h, false);
     }
@@ -317,7 +326,7 @@ public final class Submitter {
         list.spliceTail(plug);
         Hctx h = ctx.hctx;
         if (q.elevator == null && h.dispatchBusy == 0) {
-            DirectIssue.issueList(h, list);
+            DirectIssue.issueList(ctx, list);
         } else {
             IoScheduler e = q.elevator;
             if (e != null && allUseSched(list)) {

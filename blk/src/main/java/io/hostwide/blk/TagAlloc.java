@@ -138,16 +138,16 @@ final class TagAlloc {
     }
 
     /** One non-blocking attempt from the pool a new request comes from. */
-    private static int tryGetTag(Hctx h, Ctx ctx, boolean reserved, boolean sched, int shallow) {
+    private static int tryGetTag(Hctx h, int hint, boolean reserved, boolean sched, int shallow) {
         Tags tags = sched ? h.schedTags : h.tags;
         if (reserved) {
-            return tags.tryGet(true, ctx.index);
+            return tags.tryGet(true, hint);
         }
         // Fair share applies to driver tags only (RQF_SCHED_TAGS allocations skip it).
         if (!sched && !mayQueue(h, tags.bitmapTags)) {
             return -1;
         }
-        return shallow > 0 ? tags.tryGetShallow(ctx.index, shallow) : tags.tryGet(false, ctx.index);
+        return shallow > 0 ? tags.tryGetShallow(hint, shallow) : tags.tryGet(false, hint);
     }
 
     /**
@@ -155,7 +155,8 @@ final class TagAlloc {
      * scheduler tag (elevator) or a driver tag (none). Waits for a tag unless
      * {@code nowait}; returns null when none could be had (NOWAIT, or interrupted).
      */
-    static Request allocRequest(Hctx h, Ctx ctx, ReqOp op, boolean reserved, boolean nowait, TagWaiter waiter) {
+    static Request allocRequest(Hctx h, Ctx ctx, int hint, ReqOp op, boolean reserved, boolean nowait,
+                                TagWaiter waiter) {
         RequestQueue q = h.q;
         IoScheduler e = q.elevator;
         boolean sched = e != null;
@@ -163,12 +164,12 @@ final class TagAlloc {
         if (!sched && queueShared(h) && !reserved) {
             tagBusy(h);
         }
-        int tag = tryGetTag(h, ctx, reserved, sched, shallow);
+        int tag = tryGetTag(h, hint, reserved, sched, shallow);
         if (tag < 0) {
             if (nowait) {
                 return null;
             }
-            tag = waitForTag(h, ctx, reserved, sched, shallow, waiter);
+            tag = waitForTag(h, hint, reserved, sched, shallow, waiter);
             if (tag < 0) {
                 return null;
             }
@@ -177,6 +178,7 @@ final class TagAlloc {
         Request rq = pool.staticRqs[tag];
         rq.q = q;
         rq.ctx = ctx;
+        rq.allocHint = hint;
         rq.hctx = h;
         rq.rqFlags = reserved ? Request.RQF_RESERVED : 0;
         rq.budgetToken = -1;
@@ -195,7 +197,7 @@ final class TagAlloc {
     }
 
     /** The sleeping loop of {@code blk_mq_get_tag}: run the queue, retry, register, retry, sleep. */
-    private static int waitForTag(Hctx h, Ctx ctx, boolean reserved, boolean sched, int shallow, TagWaiter waiter) {
+    private static int waitForTag(Hctx h, int hint, boolean reserved, boolean sched, int shallow, TagWaiter waiter) {
         Tags tags = sched ? h.schedTags : h.tags;
         SbitmapQueue bt = tags.bitmapFor(reserved);
         if (bt == null) {
@@ -205,7 +207,7 @@ final class TagAlloc {
             // Our own plugged requests hold tags; then pending dispatches may free some.
             waiter.beforeSleep();
             Dispatcher.runHwQueue(h, false);
-            int tag = tryGetTag(h, ctx, reserved, sched, shallow);
+            int tag = tryGetTag(h, hint, reserved, sched, shallow);
             if (tag >= 0) {
                 return tag;
             }
@@ -213,7 +215,7 @@ final class TagAlloc {
             bt.addWaitQueue(waiter, h.waitIndex);
             // Re-check after registering: a free between the last try and the
             // registration would otherwise be missed.
-            tag = tryGetTag(h, ctx, reserved, sched, shallow);
+            tag = tryGetTag(h, hint, reserved, sched, shallow);
             if (tag >= 0) {
                 bt.removeWaitQueue(waiter);
                 return tag;
@@ -237,7 +239,7 @@ final class TagAlloc {
         if (rq.tag < 0) {
             boolean reserved = (rq.rqFlags & Request.RQF_RESERVED) != 0;
             boolean shared = queueShared(h);
-            int hint = rq.ctx.index;
+            int hint = rq.allocHint;
             int tag;
             if (reserved) {
                 tag = h.tags.tryGet(true, hint);
@@ -279,7 +281,7 @@ final class TagAlloc {
             decActive(h, rq.rqFlags);
             rq.rqFlags &= ~(Request.RQF_MQ_INFLIGHT | Request.RQF_MQ_INFLIGHT_Q);
         }
-        h.tags.put(tag, rq.ctx.index);
+        h.tags.put(tag, rq.allocHint);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.hostwide.blk.stat.TagSetSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A driver instance's tag set ({@code struct blk_mq_tag_set}), shared by all of its
@@ -31,6 +32,11 @@ public final class TagSet implements AutoCloseable {
     private boolean closed;
     /** {@link SharedTagModes} bits; written rarely, read (plain volatile) on every tag allocation and completion. */
     private volatile int sharedTagModes = SharedTagModes.IMPROVED;
+    /** At least this many alloc-hint slots, so the submitters of many queues on one set each get their own. */
+    static final int MIN_ALLOC_HINTS = 64;
+    /** Alloc-hint slots of every bitmap of this set: one per submitter, reused round-robin beyond this. */
+    final int nrAllocHints;
+    private final AtomicInteger nextAllocHint = new AtomicInteger();
 
     /**
      * {@code blk_mq_alloc_tag_set}. If the request pools cannot be allocated the depth
@@ -42,6 +48,7 @@ public final class TagSet implements AutoCloseable {
         this.ops = ops;
         this.kblockd = kblockd;
         this.hostTagset = config.hostTagset();
+        this.nrAllocHints = Math.max(config.nrCtx(), MIN_ALLOC_HINTS);
         this.tags = new Tags[config.nrHwQueues()];
         TagSetConfig cfg = config;
         for (;;) {
@@ -68,22 +75,22 @@ public final class TagSet implements AutoCloseable {
 
     private void allocTags(TagSetConfig cfg) {
         if (hostTagset) {
-            Tags shared = newTags(cfg.nrCtx(), cfg.queueDepth(), cfg.reservedTags(), cfg.flags());
+            Tags shared = newTags(nrAllocHints, cfg.queueDepth(), cfg.reservedTags(), cfg.flags());
             java.util.Arrays.fill(tags, shared);
         } else {
             for (int i = 0; i < tags.length; i++) {
-                tags[i] = newTags(cfg.nrCtx(), cfg.queueDepth(), cfg.reservedTags(), cfg.flags());
+                tags[i] = newTags(nrAllocHints, cfg.queueDepth(), cfg.reservedTags(), cfg.flags());
             }
         }
     }
 
     /** A tag space with its request pool, each request initialised by the driver. */
     Tags newTags(int depth, int reserved) {
-        return newTags(config.nrCtx(), depth, reserved, config.flags());
+        return newTags(nrAllocHints, depth, reserved, config.flags());
     }
 
-    private Tags newTags(int nrCtx, int depth, int reserved, int flags) {
-        Tags t = new Tags(depth, reserved, nrCtx, (flags & TagSetFlags.TAG_RR) != 0);
+    private Tags newTags(int nrHints, int depth, int reserved, int flags) {
+        Tags t = new Tags(depth, reserved, nrHints, (flags & TagSetFlags.TAG_RR) != 0);
         int done = 0;
         try {
             for (; done < t.staticRqs.length; done++) {
@@ -110,6 +117,11 @@ public final class TagSet implements AutoCloseable {
             }
             allocated.clear();
         }
+    }
+
+    /** The alloc-hint slot for a new submitter: each its own, round-robin over {@link #nrAllocHints}. */
+    int nextAllocHint() {
+        return Math.floorMod(nextAllocHint.getAndIncrement(), nrAllocHints);
     }
 
     public TagSetConfig config() {

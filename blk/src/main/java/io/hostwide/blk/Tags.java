@@ -38,7 +38,7 @@ public final class Tags {
     /** {@code blk_mq_tag_wakeup_all} calls, for tests and the lab (rare path: a plain counter under {@code this}). */
     private long wakeAllCalls;
 
-    /** Allocates both bitmaps and one request per tag; {@code nrHints} is the number of ctxs. */
+    /** Allocates both bitmaps and one request per tag; {@code nrHints} alloc-hint slots (one per submitter). */
     Tags(int nrTags, int nrReservedTags, int nrHints, boolean roundRobin) {
         this.nrTags = nrTags;
         this.nrReservedTags = nrReservedTags;
@@ -92,9 +92,20 @@ public final class Tags {
         return reserved ? breservedTags : bitmapTags;
     }
 
-    /** Publishes {@code rq} as the holder of driver tag {@code tag}; pairs with the acquire in {@link #rqAt}. */
+    /**
+     * Publishes {@code rq} as the holder of driver tag {@code tag}; the release pairs with the acquire in
+     * {@link #rqAt}. Without a scheduler the holder of driver tag t is always {@code staticRqs[t]}, so the slot
+     * nearly always holds {@code rq} already: the store is skipped then. With host-wide tags every hctx writes
+     * this one array, and a store (even of the same value) dirties the slot's line and, through the GC's card
+     * mark, a card-table byte that covers 128 neighbouring slots, which two submitters on different hctxs then
+     * bounce between their cores on every request. Skipping is safe: a reader sees the same reference either
+     * way, and what it reads through it is published by the request's state (the release in
+     * {@link Request#start} paired with the reader's {@link Request#stateAcquire}), never by this slot.
+     */
     void setRq(int tag, Request rq) {
-        RQS.setRelease(rqs, tag, rq);
+        if (RQS.getOpaque(rqs, tag) != rq) {
+            RQS.setRelease(rqs, tag, rq);
+        }
     }
 
     /** {@code blk_mq_tag_to_rq}: the request last given driver tag {@code tag} (check its state). */

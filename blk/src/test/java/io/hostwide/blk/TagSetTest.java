@@ -45,6 +45,68 @@ class TagSetTest {
         set.close();
     }
 
+    /**
+     * Guards the skipped same-value store in {@link Tags#setRq}: {@code rqs[tag]} must still name the request
+     * that holds the driver tag now, also when a scheduler hands driver tag t to a different request each time.
+     */
+    @Test
+    void rqsNamesTheCurrentHolderOfEachDriverTag() {
+        FifoTestScheduler.register();
+        for (String sched : new String[] {"none", FifoTestScheduler.NAME}) {
+            ManualKblockd kb = new ManualKblockd();
+            HoldingDriver drv = new HoldingDriver();
+            TagSet set = new TagSet(new TagSetConfig(2, 2, 0, 0, TagSetFlags.TAG_HCTX_SHARED, 2), drv, kb);
+            RequestQueue q = set.addQueue("q");
+            q.setScheduler(sched);
+            Submitter s = q.submitter(0);
+            IoCallback cb = (ud, st) -> { };
+            java.util.Set<Request> holders = new java.util.HashSet<>();
+            for (int round = 0; round < 6; round++) {
+                assertThat(s.trySubmit(ReqOp.READ, round * 4096L, 512, null, cb, 0)).isTrue();
+                assertThat(s.trySubmit(ReqOp.READ, round * 4096L + 2048, 512, null, cb, 0)).isTrue();
+                kb.runDue();
+                assertThat(drv.held).as(sched).hasSize(2);
+                for (Request rq : drv.held) {
+                    assertThat(set.tags(0).rqAt(rq.tag())).as(sched + " round " + round).isSameAs(rq);
+                    holders.add(rq);
+                }
+                drv.completeAll(BlkStatus.OK);
+            }
+            if (!sched.equals("none")) {
+                assertThat(holders).as("a scheduler hands the two driver tags to more than two requests").hasSizeGreaterThan(2);
+            }
+            q.close();
+            set.close();
+        }
+    }
+
+    /**
+     * Alloc hints are per submitter, not per ctx index: job threads on ctx 0 of two queues sharing one tag
+     * bitmap start on different words (before, both used hint slot 0 and hammered one word and one hint line).
+     */
+    @Test
+    void submittersOfDifferentQueuesOnOneBitmapStartOnDifferentWords() {
+        ManualKblockd kb = new ManualKblockd();
+        HoldingDriver drv = new HoldingDriver();
+        TagSet set = new TagSet(new TagSetConfig(1, 256, 0, 0, 0, 1), drv, kb);   // 4 words of 64 bits
+        RequestQueue a = set.addQueue("a");
+        RequestQueue b = set.addQueue("b");
+        Submitter sa = a.submitter(0);
+        Submitter sb = b.submitter(0);
+        assertThat(sa.allocHint).isNotEqualTo(sb.allocHint);
+        IoCallback cb = (ud, st) -> { };
+        assertThat(sa.trySubmit(ReqOp.READ, 0, 512, null, cb, 1)).isTrue();
+        assertThat(sb.trySubmit(ReqOp.READ, 0, 512, null, cb, 2)).isTrue();
+        Request ra = drv.held.stream().filter(r -> r.queue() == a).findFirst().orElseThrow();
+        Request rb = drv.held.stream().filter(r -> r.queue() == b).findFirst().orElseThrow();
+        assertThat(ra.tag() / 64).as("words of the two submitters' first tags").isNotEqualTo(rb.tag() / 64);
+        assertThat(set.snapshot().tags().get(0).bitmapTags().allocHint()).hasSize(TagSet.MIN_ALLOC_HINTS);
+        drv.completeAll(BlkStatus.OK);
+        a.close();
+        b.close();
+        set.close();
+    }
+
     @Test
     void queueSharedFlagFollowsTheNumberOfQueues() {
         ManualKblockd kb = new ManualKblockd();

@@ -14,6 +14,41 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TimeoutTest {
     private static final long SEC = 1_000_000_000L;
 
+    /**
+     * Deadlines come from one clock read per dispatch batch (a plug's direct issue, a queue run): every request
+     * of a batch gets that batch's time, and a request the driver refused is re-armed from the time of the run
+     * that finally issues it, never from the stale time of the refused attempt.
+     */
+    @Test
+    void deadlinesFollowTheClockOfTheBatchThatIssuedThem() {
+        ManualKblockd kb = new ManualKblockd();
+        HoldingDriver drv = new HoldingDriver();
+        TagSet set = new TagSet(new TagSetConfig(1, 8, 0, 2000, 0, 1), drv, kb);
+        RequestQueue q = set.addQueue("q");
+        Submitter s = q.submitter(0);
+        Counting cb = new Counting();
+        kb.advance(3 * SEC);
+        s.startPlug();
+        for (int i = 0; i < 3; i++) {
+            s.submit(ReqOp.READ, i * 4096L, 512, null, cb, i);
+        }
+        s.finishPlug();
+        assertThat(drv.held).hasSize(3).allSatisfy(rq -> assertThat(rq.deadline()).isEqualTo(5 * SEC));
+        drv.completeAll(BlkStatus.OK);
+        drv.script = rq -> BlkStatus.DEV_RESOURCE;
+        s.submit(ReqOp.READ, 0, 512, null, cb, 10);   // refused at t = 3 s (directly, then by the re-run)
+        assertThat(drv.held).isEmpty();
+        assertThat(drv.queueRqCalls.get()).isGreaterThan(3);
+        drv.script = rq -> BlkStatus.OK;
+        kb.advance(SEC);
+        q.hctx(0).runHwQueue(false);                     // issued by a run at t = 4 s
+        assertThat(drv.held).hasSize(1).allSatisfy(rq -> assertThat(rq.deadline()).isEqualTo(6 * SEC));
+        drv.completeAll(BlkStatus.OK);
+        assertThat(cb.eachExactlyOnce(4)).isTrue();
+        q.close();
+        set.close();
+    }
+
     @Test
     void resetTimerKeepsTheRequestAndCallsTheHandlerAgain() {
         ManualKblockd kb = new ManualKblockd();

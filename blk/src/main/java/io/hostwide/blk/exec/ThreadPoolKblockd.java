@@ -48,10 +48,10 @@ public final class ThreadPoolKblockd implements Kblockd {
     private final class Work implements DelayedWork {
         private final String name;
         private final Runnable body;
-        // All guarded by 'this'.
-        private boolean pending;
+        // All written under 'this'. pending and due are volatile for mod()'s lock-free "already due" check.
+        private volatile boolean pending;
         private boolean running;
-        private long due;
+        private volatile long due;
         private long generation;
         private ScheduledFuture<?> future;
 
@@ -73,8 +73,24 @@ public final class ThreadPoolKblockd implements Kblockd {
             return true;
         }
 
+        /**
+         * {@code mod_delayed_work}. "Run now" ({@code delayNanos <= 0}, every async queue run) on an item whose
+         * pending run is already due changes nothing: that run starts as soon as a worker takes it, as a
+         * re-queued one would. It returns without the lock, the executor's queue lock, a cancel and a new
+         * future, which several submitters of one hctx otherwise paid on every I/O. No run is lost: the caller
+         * published its work with a volatile write (the ctx_map bit, a lock release, a tag) before this volatile
+         * read of {@code pending}, and {@link #fire} writes {@code pending = false} (volatile) before the body
+         * reads that work, so either the body sees the work or this read sees the run taken and queues another.
+         */
         @Override
-        public synchronized void mod(long delayNanos) {
+        public void mod(long delayNanos) {
+            if (delayNanos <= 0 && pending && due - System.nanoTime() <= 0) {
+                return;
+            }
+            modLocked(delayNanos);
+        }
+
+        private synchronized void modLocked(long delayNanos) {
             if (pending && future != null) {
                 future.cancel(false);
                 future = null;

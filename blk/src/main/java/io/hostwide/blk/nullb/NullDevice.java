@@ -177,9 +177,9 @@ public final class NullDevice implements BlockDevice {
         switch (cfg.irqmode()) {
             case 0 -> rq.complete(cmd.status);
             case 1 -> {
-                nq.pushSoftirq(rq);
+                NullQueue.pushSoftirq(rq);
                 if (last) {
-                    nq.drainSoftirq();
+                    NullQueue.drainSoftirq();
                 }
             }
             default -> nq.addTimer(rq);
@@ -189,7 +189,7 @@ public final class NullDevice implements BlockDevice {
 
     void commitRqs(Hctx hctx) {
         if (cfg.irqmode() == 1) {
-            nqs[hctx.queueNum()].drainSoftirq();
+            NullQueue.drainSoftirq();   // this thread's batch: commit_rqs runs on the dispatching thread
         }
     }
 

@@ -5,31 +5,31 @@ import io.hostwide.blk.Request;
 import io.hostwide.blk.exec.DelayedWork;
 import io.hostwide.blk.exec.Kblockd;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
  * One null device hardware queue ({@code struct nullb_queue}): the deferred
- * "softirq" completions (a lock-free stack drained as one batch by the dispatching
- * thread at the end of its batch) and the timer-mode FIFO (completed by a kblockd
+ * "softirq" completions and the timer-mode FIFO (completed by a kblockd
  * timer {@code completion_nsec} after issue). Both link requests through
  * {@link Request#driverNext}, so nothing is allocated per I/O.
+ *
+ * <p>Softirq completions belong to the thread that ran {@code queue_rq}, as the kernel completes a null_blk
+ * request in the softirq of the CPU that issued it: each dispatching thread keeps its own list (only it
+ * touches it, so no atomics) and completes it as one batch at the end of its dispatch batch ({@code last}, or
+ * {@code commit_rqs}, which the block layer guarantees whenever requests went out without {@code last}). Two
+ * submitters on one hardware queue therefore never touch each other's requests, tags or lists; an earlier
+ * per-hctx (later per-ctx) stack let one submitter's drain complete the other's requests, bouncing their
+ * request, tag-word and hint lines between the cores.
  */
 final class NullQueue {
-    private static final VarHandle SOFTIRQ;
+    private static final ThreadLocal<Softirq> SOFTIRQ = ThreadLocal.withInitial(Softirq::new);
 
-    static {
-        try {
-            SOFTIRQ = MethodHandles.lookup().findVarHandle(NullQueue.class, "softirqHead", Request.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
+    /** One thread's deferred completions, newest first; touched only by that thread. */
+    private static final class Softirq {
+        Request head;
     }
 
     private final Kblockd kblockd;
     private final long completionNsec;
     private final DelayedWork timer;
-    @SuppressWarnings("unused") private volatile Request softirqHead;
     // Timer FIFO, guarded by this.
     private Request timerHead;
     private Request timerTail;
@@ -40,23 +40,27 @@ final class NullQueue {
         this.timer = kblockd.newWork(name + "/timer", this::timerWork);
     }
 
-    /** Defers the completion to {@link #drainSoftirq()}. The CAS (release) publishes the link and PDU. */
-    void pushSoftirq(Request rq) {
-        Request head;
-        do {
-            head = (Request) SOFTIRQ.getAcquire(this);
-            rq.driverNext = head;
-        } while (!SOFTIRQ.compareAndSet(this, head, rq));
+    /** Defers the completion to the calling thread's next {@link #drainSoftirq()}. */
+    static void pushSoftirq(Request rq) {
+        Softirq own = SOFTIRQ.get();
+        rq.driverNext = own.head;
+        own.head = rq;
     }
 
-    /** Completes everything deferred so far, oldest first, as one batch. */
-    void drainSoftirq() {
-        Request chain = (Request) SOFTIRQ.getAndSet(this, (Request) null);   // acquire: pairs with the push CAS
+    /**
+     * Completes everything the calling thread deferred, oldest first, as one batch. The list is detached
+     * first: a completion callback that submits again (nested queue_rq on this thread) starts a new one,
+     * which its own batch end drains.
+     */
+    static void drainSoftirq() {
+        Softirq own = SOFTIRQ.get();
+        Request chain = own.head;
         if (chain == null) {
             return;
         }
+        own.head = null;
         Request fifo = null;
-        while (chain != null) {   // the stack is newest-first: reverse it
+        while (chain != null) {   // newest-first: reverse it
             Request next = chain.driverNext;
             chain.driverNext = fifo;
             fifo = chain;

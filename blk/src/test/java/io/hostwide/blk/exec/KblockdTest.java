@@ -63,4 +63,39 @@ class KblockdTest {
             assertThat(runs.get()).isEqualTo(2);
         }
     }
+
+    /**
+     * Guards ThreadPoolKblockd's lock-free "already due" path of mod(0): producers publish work and call
+     * mod(0) concurrently with the item's runs; every published unit must be consumed by some run, with no
+     * further call to wake it (a lost run would leave work behind).
+     */
+    @Test
+    void modNowNeverLosesARun() throws Exception {
+        try (ThreadPoolKblockd kb = new ThreadPoolKblockd("m", 2)) {
+            java.util.concurrent.atomic.AtomicLong published = new java.util.concurrent.atomic.AtomicLong();
+            java.util.concurrent.atomic.AtomicLong consumed = new java.util.concurrent.atomic.AtomicLong();
+            DelayedWork w = kb.newWork("w", () -> consumed.set(published.get()));
+            int producers = 3;
+            int perProducer = 20_000;
+            Thread[] ts = new Thread[producers];
+            for (int p = 0; p < producers; p++) {
+                ts[p] = new Thread(() -> {
+                    for (int i = 0; i < perProducer; i++) {
+                        published.incrementAndGet();   // the work, published with a volatile RMW
+                        w.mod(0);
+                    }
+                });
+                ts[p].start();
+            }
+            for (Thread t : ts) {
+                t.join();
+            }
+            long total = (long) producers * perProducer;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (consumed.get() != total && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertThat(consumed.get()).as("work consumed after the last mod(0)").isEqualTo(total);
+        }
+    }
 }
