@@ -94,13 +94,25 @@ class LsPortalTest {
     }
 
     @Test
-    void aRefusedTargetLoginIsOneLineAndStatus1WhileTheOtherTargetIsListed() {
+    void aRefusedTargetLoginIsOneLineAndStatus1WhileTheOtherTargetIsListed() throws Exception {
         Run r = LsCommandTest.run("ls", portal + ",user=alice,secret=wrong-secret-77");
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.err().strip()).startsWith("hostwide ls: login to " + GUARDED)
                 .contains("AUTHENTICATION_FAILURE (0x02/0x01)").doesNotContain("\n");
         assertThat(section(r.out(), OPEN)).contains(":0:0:1]");
         assertThat(r.out() + r.err()).doesNotContain("wrong-secret-77").doesNotContain("Exception");
+
+        Run json = LsCommandTest.run("ls", "--json", portal + ",user=alice,secret=wrong-secret-77");
+        assertThat(json.status()).isEqualTo(1);
+        JsonNode targets = Json.mapper().readTree(json.out()).get("targets");
+        assertThat(targets).hasSize(2);
+        for (JsonNode t : targets) {
+            boolean guarded = t.get("name").asText().equals(GUARDED);
+            assertThat(t.has("error")).isEqualTo(guarded);
+            assertThat(t.has("devices")).isEqualTo(!guarded);
+            assertThat(t.get("portals")).hasSize(2);
+        }
+        assertThat(json.out()).contains("AUTHENTICATION_FAILURE").doesNotContain("wrong-secret-77");
     }
 
     @Test
