@@ -4,6 +4,7 @@ import io.hostwide.cli.bench.BenchCommand;
 import io.hostwide.cli.copy.CopyCommand;
 import io.hostwide.cli.copy.VerifyCommand;
 import io.hostwide.cli.lab.LabCommand;
+import io.hostwide.cli.ls.LsCommand;
 import io.hostwide.cli.serve.AdminCommand;
 import io.hostwide.cli.serve.ServeCommand;
 import io.hostwide.cli.stat.StatCommand;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "A multi-queue SCSI storage stack for the JVM.",
-        subcommands = {ServeCommand.class, AdminCommand.class, BenchCommand.class, StatCommand.class,
+        subcommands = {ServeCommand.class, AdminCommand.class, BenchCommand.class, StatCommand.class, LsCommand.class,
                 CopyCommand.class, VerifyCommand.class, LabCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

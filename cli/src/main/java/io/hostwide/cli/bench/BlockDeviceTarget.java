@@ -54,6 +54,11 @@ public final class BlockDeviceTarget implements BenchTarget {
         device.queue().setScheduler(name);
     }
 
+    /** The opened device, for tools that look below the block layer ({@code ls} walks its SCSI hosts). */
+    public BlockDevice device() {
+        return device;
+    }
+
     public static String kinds() {
         return BlockDevices.kinds();
     }

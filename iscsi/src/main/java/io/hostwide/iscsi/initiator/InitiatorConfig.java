@@ -99,6 +99,30 @@ public final class InitiatorConfig {
 
     public IscsiUrl url() { return url; }
 
+    /** Every knob of this config for another URL (a target found by discovery), with a fresh ISID. */
+    InitiatorConfig copyFor(IscsiUrl other) {
+        InitiatorConfig c = new InitiatorConfig(other);
+        c.initiatorName = initiatorName;
+        c.chap = chap;
+        c.mutualChap = mutualChap;
+        c.connections = connections;
+        c.headerDigest = headerDigest;
+        c.dataDigest = dataDigest;
+        c.immediateData = immediateData;
+        c.initialR2t = initialR2t;
+        c.maxRecvDataSegmentLength = maxRecvDataSegmentLength;
+        c.firstBurstLength = firstBurstLength;
+        c.maxBurstLength = maxBurstLength;
+        c.cmdPerLun = cmdPerLun;
+        c.loginTimeoutMillis = loginTimeoutMillis;
+        c.tmfTimeoutMillis = tmfTimeoutMillis;
+        c.recoveryTimeoutMillis = recoveryTimeoutMillis;
+        c.ioTimeoutMillis = ioTimeoutMillis;
+        c.noopOutIntervalMillis = noopOutIntervalMillis;
+        c.noopOutTimeoutMillis = noopOutTimeoutMillis;
+        return c;
+    }
+
     public InitiatorConfig validate() {
         if (url == null) {
             throw new IllegalArgumentException("url is required (iscsi://HOST[:PORT]/IQN/LUN)");

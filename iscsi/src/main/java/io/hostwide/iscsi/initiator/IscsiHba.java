@@ -37,6 +37,10 @@ public final class IscsiHba implements HostedDisk.Host {
     /** Logs in and scans; a refused or broken login is a {@link LoginException}, other failures IOExceptions. */
     public static IscsiHba connect(InitiatorConfig cfg) throws IOException {
         cfg.validate();
+        if (cfg.url.isPortal()) {
+            throw new IllegalArgumentException("url: a session to a target needs iscsi://HOST[:PORT]/IQN/LUN, got the "
+                    + "portal " + cfg.url + " (use SendTargetsDiscovery for a portal)");
+        }
         InitiatorSession s = InitiatorSession.open(cfg);
         IscsiHba hba = null;
         try {

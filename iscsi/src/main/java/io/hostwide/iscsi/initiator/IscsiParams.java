@@ -28,11 +28,27 @@ final class IscsiParams {
     private IscsiParams() {}
 
     static InitiatorConfig parse(String params) {
+        return parse(params, false);
+    }
+
+    /** The same knobs with {@code url=iscsi://HOST[:PORT]}: a portal for a discovery session. */
+    static InitiatorConfig parsePortal(String params) {
+        return parse(params, true);
+    }
+
+    private static InitiatorConfig parse(String params, boolean portal) {
         Map<String, String> v = split(params);
+        String form = portal ? "iscsi://HOST[:PORT]" : "iscsi://HOST[:PORT]/IQN/LUN";
         if (!v.containsKey("url")) {
-            throw new IllegalArgumentException("iscsi: url=iscsi://HOST[:PORT]/IQN/LUN is required");
+            throw new IllegalArgumentException("iscsi: url=" + form + " is required");
         }
-        InitiatorConfig c = new InitiatorConfig(IscsiUrl.parse(v.get("url")));
+        IscsiUrl url;
+        try {
+            url = portal ? IscsiUrl.parsePortal(v.get("url")) : IscsiUrl.parse(v.get("url"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("iscsi: " + e.getMessage(), e);
+        }
+        InitiatorConfig c = new InitiatorConfig(url);
         ChapCredentials chap = credentials(v, "user", "secret");
         ChapCredentials mutual = credentials(v, "target_user", "target_secret");
         c.chap(chap).mutualChap(mutual);

@@ -21,7 +21,9 @@ import java.util.Map;
 /**
  * One connection's login, RFC 7143 §6.3 and §10.12–10.13: the security stage (AuthMethod None or CHAP, §12.1) and the
  * operational stage, then full feature phase. A leading login offers the session-wide keys; a connection joining the
- * session (MC/S, same ISID and the session's TSIH) offers only the connection keys and inherits the rest.
+ * session (MC/S, same ISID and the session's TSIH) offers only the connection keys and inherits the rest. A config whose
+ * URL is a portal ({@link IscsiUrl#isPortal()}) logs in a Discovery session (RFC 7143 §4.3), offering the connection
+ * keys only.
  */
 final class LoginExchange {
     /** The settled login: parameters, TSIH, and the sequence numbers to start full feature phase with. */
@@ -36,6 +38,8 @@ final class LoginExchange {
     private final int cmdSn;
     private final int itt;
     private final String where;
+    /** A portal URL (no target name) logs in a Discovery session, RFC 7143 §4.3 / §13.21. */
+    private final boolean discovery;
     private int expStatSn;
     private LoginResponse last;
 
@@ -46,7 +50,9 @@ final class LoginExchange {
         this.cid = cid;
         this.cmdSn = cmdSn;
         this.itt = itt;
-        this.where = "login to " + cfg.url.targetName() + " at " + cfg.url.host() + ":" + cfg.url.port();
+        this.discovery = cfg.url.isPortal();
+        this.where = (discovery ? "discovery login" : "login to " + cfg.url.targetName()) + " at " + cfg.url.host()
+                + ":" + cfg.url.port();
     }
 
     /** Runs the login; {@code session} is null for a leading login, else the leading login's parameters. */
@@ -61,9 +67,11 @@ final class LoginExchange {
         List<KeyValue> keys = new ArrayList<>();
         keys.add(new KeyValue(TextKey.INITIATOR_NAME, cfg.initiatorName));
         if (tsih == 0) {
-            keys.add(new KeyValue(TextKey.SESSION_TYPE, TextKey.NORMAL));
+            keys.add(new KeyValue(TextKey.SESSION_TYPE, discovery ? TextKey.DISCOVERY : TextKey.NORMAL));
         }
-        keys.add(new KeyValue(TextKey.TARGET_NAME, cfg.url.targetName()));
+        if (!discovery) {   // RFC 7143 §13.4: TargetName is required in a Normal session's first request only
+            keys.add(new KeyValue(TextKey.TARGET_NAME, cfg.url.targetName()));
+        }
         if (cfg.chap == null) {
             keys.add(new KeyValue(TextKey.AUTH_METHOD, TextKey.NONE));
             Map<String, String> r = exchange(Codes.STAGE_SECURITY_NEGOTIATION, true, keys);
@@ -105,7 +113,9 @@ final class LoginExchange {
     }
 
     private Map<String, String> operational(boolean leading) throws IOException {
-        List<KeyValue> offer = InitiatorNegotiation.offer(cfg, leading);
+        // The session-wide keys are "Irrelevant when SessionType=Discovery" (RFC 7143 §13): offer only the
+        // connection's digests and MaxRecvDataSegmentLength there.
+        List<KeyValue> offer = InitiatorNegotiation.offer(cfg, leading && !discovery);
         Map<String, String> all = new LinkedHashMap<>();
         Map<String, String> r = exchange(Codes.STAGE_LOGIN_OPERATIONAL_NEGOTIATION, true, offer);
         all.putAll(r);

@@ -78,6 +78,11 @@ final class PduChannel implements AutoCloseable {
         socket.setSoTimeout(0);
     }
 
+    /** Bounds each read from now on (0: block without a timeout), for short request/response sessions. */
+    void readTimeout(long millis) throws IOException {
+        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, millis));
+    }
+
     /** Encodes and writes one PDU. Not thread-safe: the caller holds the connection's send lock. */
     void send(Pdu pdu) throws IOException {
         int n = encoder.encodedLength(pdu);

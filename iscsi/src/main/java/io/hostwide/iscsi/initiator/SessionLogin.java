@@ -83,6 +83,11 @@ final class SessionLogin {
 
     /** TCP connect with errors that name the portal and the cause (refused, unknown host, timeout). */
     private PduChannel connect() throws IOException {
+        return connect(cfg);
+    }
+
+    /** TCP connect to {@code cfg}'s portal; errors name the portal and the cause. */
+    static PduChannel connect(InitiatorConfig cfg) throws IOException {
         String where = cfg.url.host() + ":" + cfg.url.port();
         InetSocketAddress a = new InetSocketAddress(cfg.url.host(), cfg.url.port());
         if (a.isUnresolved()) {
