@@ -61,7 +61,10 @@ public final class ScsiDisk implements BlockDevice, UpperDriver {
         this.maxTransferBytes = QueueLimits.apply(sdev.queue(), sdev.host().template(), info, discardMode);
         // sd: blk_queue_write_cache(q, WCE, DPOFUA): the flush machinery above us follows these two bits.
         sdev.queue().setWriteCache(info.writeCache(), info.dpoFua());
+        // sd_read_block_characteristics: VPD B1h's medium rotation rate decides both the midlayer's flag (the
+        // budget bypass) and queue/rotational, which schedulers and users read.
         sdev.rotational(!info.nonRotational());
+        sdev.queue().setRotational(!info.nonRotational());
         sdev.attach(this);
     }
 

@@ -279,6 +279,7 @@ class DebugHbaTest {
             ScsiDisk disk = ((HbaDisk) dev).disk();
             assertThat(disk.info().nonRotational()).isFalse();
             assertThat(disk.scsiDevice().rotational()).isTrue();
+            assertThat(disk.scsiDevice().queue().isRotational()).as("queue/rotational follows VPD B1h").isTrue();
             assertThat(disk.info().lbpws()).isTrue();
             assertThat(disk.info().lbpu()).as("lbpws alone advertises WRITE SAME(16) with UNMAP only").isFalse();
             SubmitHandle h = dev.openHandle();
@@ -295,6 +296,7 @@ class DebugHbaTest {
     @Test
     void discardWithoutThinProvisioningIsNotSupported() throws Exception {
         try (BlockDevice dev = BlockDevices.open("debug:delay=0")) {
+            assertThat(((HbaDisk) dev).disk().scsiDevice().queue().isRotational()).as("default: non-rotational").isFalse();
             assertThat(Io.sync(dev.openHandle(), ReqOp.DISCARD, 0, 512, null)).isEqualTo(BlkStatus.NOTSUPP);
         }
     }
