@@ -104,7 +104,11 @@ public final class LoopHba implements HostedDisk.Host {
                     + " LUNs, expected " + expected);
         }
         for (ScsiDevice d : found) {
-            disks.add(new ScsiDisk(d, cfg.fuaWrites(), cfg.force16(), cfg.discardMode()));
+            ScsiDisk disk = new ScsiDisk(d, cfg.fuaWrites(), cfg.force16(), cfg.discardMode());
+            disks.add(disk);
+            if (cfg.scheduler() != null) {
+                disk.queue().setScheduler(cfg.scheduler());   // before any I/O of the user's
+            }
         }
     }
 
