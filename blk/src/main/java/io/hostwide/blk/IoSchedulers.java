@@ -33,8 +33,8 @@ public final class IoSchedulers {
     }
 
     public static synchronized void setDefault(String name) {
-        if (name != null && !NONE.equals(name) && !REGISTRY.containsKey(name)) {
-            throw new IllegalArgumentException("unknown scheduler '" + name + "', have: " + names());
+        if (name != null) {
+            requireKnown(name);
         }
         defaultName = NONE.equals(name) ? null : name;
     }
@@ -44,11 +44,20 @@ public final class IoSchedulers {
         if (NONE.equals(name)) {
             return null;
         }
-        Supplier<IoScheduler> f = REGISTRY.get(name);
-        if (f == null) {
-            throw new IllegalArgumentException("unknown scheduler '" + name + "', have: " + names());
+        return REGISTRY.get(requireKnown(name)).get();
+    }
+
+    /**
+     * The one check of a scheduler name for every way of choosing one ({@code bench --scheduler}, the device
+     * specs' {@code scheduler=} knobs, {@code queue/scheduler}): returns {@code name} if it is {@code none} or
+     * registered, otherwise throws an {@link IllegalArgumentException} "unknown scheduler 'x' (have: none ...)"
+     * that callers prefix with the option or knob it came from.
+     */
+    public static synchronized String requireKnown(String name) {
+        if (name == null || !(NONE.equals(name) || REGISTRY.containsKey(name))) {
+            throw new IllegalArgumentException("unknown scheduler '" + name + "' (have: " + names() + ")");
         }
-        return f.get();
+        return name;
     }
 
     /** {@code queue/scheduler} choices, none first. */

@@ -57,8 +57,10 @@ public record NullConfig(String name, int submitQueues, int hwQueueDepth, int ir
         check("io_timeout", ioTimeoutMillis, 0, 24L * 3600 * 1000);
         check("timeout", timeoutEvery, 0, Integer.MAX_VALUE);
         check("requeue", requeueEvery, 0, Integer.MAX_VALUE);
-        if (scheduler == null || !(" " + IoSchedulers.names() + " ").contains(" " + scheduler + " ")) {
-            throw new IllegalArgumentException("scheduler='" + scheduler + "' unknown (have: " + IoSchedulers.names() + ")");
+        try {
+            IoSchedulers.requireKnown(scheduler);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("scheduler: " + e.getMessage(), e);
         }
         check("nomerges", nomerges, 0, 2);
     }

@@ -26,7 +26,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--scheduler", paramLabel = "NAME",
             description = "I/O scheduler of the device's request queue, set before the run: none or mq-deadline "
-                    + "(default: the device's own, none for SCSI disks; overrides null's scheduler= knob)")
+                    + "(default: the device's own, none for SCSI disks; overrides the scheduler= knob of null:, loop: "
+                    + "and debug:)")
     String scheduler;
 
     @Option(names = "--rw", paramLabel = "MODE", defaultValue = "randread",

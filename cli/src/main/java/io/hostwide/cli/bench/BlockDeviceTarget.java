@@ -39,9 +39,10 @@ public final class BlockDeviceTarget implements BenchTarget {
 
     /** Refuses a scheduler name the block layer does not have, naming --scheduler, before any device is opened. */
     public static void checkScheduler(String name) {
-        if (!java.util.List.of(IoSchedulers.names().split(" ")).contains(name)) {
-            throw new IllegalArgumentException("--scheduler: unknown scheduler '" + name + "' (have: "
-                    + IoSchedulers.names() + ")");
+        try {
+            IoSchedulers.requireKnown(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--scheduler: " + e.getMessage(), e);
         }
     }
 

@@ -56,6 +56,25 @@ class BenchCommandTest {
                 .as("--scheduler overrides the null device's knob").isEqualTo("[none] mq-deadline");
     }
 
+    /** The device spec's scheduler= knob: the same choice as --scheduler, made when the emulated HBA is built. */
+    @Test
+    void schedulerKnobOfTheDebugDeviceSpecChoosesTheQueuesScheduler() throws Exception {
+        Run r = run("bench", "--device", "debug:delay=0,dev_size_mb=4,scheduler=mq-deadline", "--rw", "read",
+                "--size", "256k", "--iodepth", "4", "--json", "--stat");
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode tree = Json.mapper().readTree(r.out());
+        assertThat(tree.at("/stat/request_queue/scheduler").asText()).isEqualTo("none [mq-deadline]");
+        assertThat(tree.at("/read/ios").asLong()).isEqualTo(64);
+        Run stat = run("stat", "--device", "debug:delay=0,dev_size_mb=4,scheduler=mq-deadline", "--json");
+        assertThat(stat.status()).as(stat.err()).isZero();
+        assertThat(stat.out()).as("stat shows the knob's choice").contains("none [mq-deadline]");
+        Run bad = run("bench", "--device", "loop:scheduler=cfq", "--size", "64k");
+        assertThat(bad.status()).isEqualTo(2);
+        assertThat(bad.err().lines().findFirst().orElse(""))
+                .isEqualTo("hostwide bench: --device: loop: knob 'scheduler': unknown scheduler 'cfq' "
+                        + "(have: none mq-deadline)");
+    }
+
     @Test
     void badOptionsAreOneLineWithStatus2() {
         String[][] cases = {

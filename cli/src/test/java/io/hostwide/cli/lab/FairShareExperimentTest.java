@@ -11,8 +11,11 @@ class FairShareExperimentTest {
 
     /**
      * Not asserted: IOPS or CPU per I/O between the cases (CPU-bound on 2 shared cores: they move with the load).
-     * Asserted: every case ran and moved data, and each case's completion-run switch did what it says: all hctxs
-     * (8 per completion) in the RFC's mode, only the completing one with change 2, none in upstream's default.
+     * Asserted: every case ran and moved data (KIOPS above zero, a liveness check, not a speed), each case's
+     * completion-run switch did what it says (all hctxs, 8 per completion, in the RFC's mode, only the completing
+     * one with change 2, none in upstream's default), and change 1's effect on the fair-share users: with
+     * per-hctx accounting every hctx a migrating job touched is a tag user (up to 8 LUNs x 8 hctxs = 64), with
+     * per-queue accounting each LUN is one (8), so the tag users go from many to the few.
      */
     @Test
     void quickRunFillsEveryCaseAndTheCompletionRunsFollowTheSwitch() throws Exception {
@@ -34,7 +37,19 @@ class FairShareExperimentTest {
             } else {
                 assertThat(runsPerIo).as("runs/IO of %s", row.get(0)).isZero();
             }
+            int users = (int) LabTesting.number(row, 7);
+            if ((modes & SharedTagModes.OUTSTANDING_PER_HCTX) != 0 && shared) {
+                assertThat(users).as("tag users (hctxs) of %s", row.get(0))
+                        .isGreaterThan(FairShareExperiment.LUNS)
+                        .isLessThanOrEqualTo(FairShareExperiment.LUNS * FairShareExperiment.HW_QUEUES);
+            } else {
+                assertThat(users).as("tag users (queues) of %s", row.get(0)).isBetween(1, FairShareExperiment.LUNS);
+            }
         }
+        int rfcUsers = (int) LabTesting.number(r.ours.rows().get(1), 7);
+        int change1Users = (int) LabTesting.number(r.ours.rows().get(2), 7);
+        assertThat(change1Users).as("change 1: tag users go from many (RFC v6: %d) to few", rfcUsers)
+                .isLessThan(rfcUsers);
         assertThat(r.shown).isNotNull();
         assertThat(r.seed.rows()).hasSize(4);
     }

@@ -9,12 +9,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HddMergeExperimentTest {
 
     /**
-     * With scheduler none the direction holds by construction: at queue_depth 255 the budget never runs out, so
-     * every 4 KiB read is issued alone (no merge at all) to a disk that serves one command per seek; at 32 reads
-     * wait in the software queues and merge. Throughput follows with a margin of several times, not a few
-     * percent. mq-deadline's cells are only checked for having run: it also merges at 255 (requests arrive while
-     * its asynchronous run is pending) and sorts interleaved streams into sequential runs, so which depth wins
-     * there is not a property of the budget.
+     * Counts only, never throughput (speed is the benchmarks' business): with scheduler none the direction holds by
+     * construction. At queue_depth 255 the budget never runs out, so every 4 KiB read is issued alone (no merge at
+     * all); at 32 reads wait in the software queues and merge, so the budget-limited run merges more and sends
+     * bigger commands. mq-deadline's cells are only checked for having issued commands: it also merges at 255
+     * (requests arrive while its asynchronous run is pending), so which depth merges more there is not a property
+     * of the budget. The verdict is rendered but not asserted: it also weighs MB/s.
      */
     @Test
     void quickRunShowsBudgetDrivenMergingWithSchedulerNone() throws Exception {
@@ -26,14 +26,17 @@ class HddMergeExperimentTest {
         assertThat(none255.subList(0, 2)).containsExactly("none", 255);
         assertThat(none32.subList(0, 2)).containsExactly("none", 32);
         assertThat(LabTesting.number(none255, 5)).as("merges at 255, none").isZero();
-        assertThat(LabTesting.number(none32, 5)).as("merges at 32, none").isPositive();
-        assertThat(LabTesting.number(none32, 7)).as("KiB/command at 32").isGreaterThan(LabTesting.number(none255, 7));
-        assertThat(LabTesting.number(none32, 2)).as("MB/s at 32").isGreaterThan(LabTesting.number(none255, 2));
+        assertThat(LabTesting.number(none32, 5)).as("merges at 32, none: the budget-limited run merges more")
+                .isGreaterThan(LabTesting.number(none255, 5));
+        assertThat(LabTesting.number(none32, 6)).as("merges/IO at 32 vs 255, none")
+                .isGreaterThan(LabTesting.number(none255, 6));
+        assertThat(LabTesting.number(none32, 7)).as("KiB/command at 32 vs 255, none")
+                .isGreaterThan(LabTesting.number(none255, 7));
+        assertThat(LabTesting.number(none255, 7)).as("KiB/command at 255, none: one read per command").isEqualTo(4.0);
         for (List<Object> row : r.ours.rows()) {
-            assertThat(LabTesting.number(row, 2)).as("MB/s of %s", row).isPositive();
             assertThat(LabTesting.number(row, 4)).as("commands of %s", row).isPositive();
         }
-        assertThat(r.shown).isTrue();
+        assertThat(r.shown).as("verdict rendered for a complete table").isNotNull();
         assertThat(r.seed.rows()).hasSize(2);
     }
 }

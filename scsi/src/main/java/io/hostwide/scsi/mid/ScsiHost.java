@@ -279,12 +279,27 @@ public final class ScsiHost implements AutoCloseable {
         UpperDriver uld = sdev.uld;
         BlkStatus st = uld == null ? (cmd.result == 0 ? BlkStatus.OK : BlkStatus.IOERR) : uld.done(cmd);
         cmd.rq.complete(st);
-        // After the budget went back inside complete() (a full-fence RMW): a dispatcher that blocked the LUN
-        // after reading a stale busy count is seen here, and its queue is run.
-        int hb = hostBlocked.getAndSet(0);
-        int db = sdev.deviceBlocked.getAndSet(0);
-        sdev.target.targetBlocked.set(0);
-        runQueueAsync(sdev, hb != 0 || db != 0);
+        // After the budget went back inside complete() (a full-fence RMW, and volatile accesses are totally
+        // ordered): a dispatcher that blocked the LUN after reading a stale busy count is seen here, and its
+        // queue is run. Read first, write only when set (scsi_finish_command: `if (atomic_read(..)) atomic_set`),
+        // so the common completion does not dirty the host, target and device lines every submitter reads.
+        boolean hb = clearBlocked(hostBlocked);
+        clearBlocked(sdev.target.targetBlocked);
+        boolean db = clearBlocked(sdev.deviceBlocked);
+        runQueueAsync(sdev, hb || db);
+    }
+
+    /**
+     * Zeroes a blocked countdown if it is set; true if it was. A countdown step or a new block landing between the
+     * read and the write is overwritten, as the former getAndSet(0) would have done had it run just after; a block
+     * set after a read of zero survives, as it would had it landed just after that getAndSet.
+     */
+    static boolean clearBlocked(AtomicInteger blocked) {
+        if (blocked.get() == 0) {
+            return false;
+        }
+        blocked.set(0);
+        return true;
     }
 
     /** A timed-out command that will not be retried: DID_TIME_OUT to the upper driver. */

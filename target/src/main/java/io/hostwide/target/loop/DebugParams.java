@@ -16,13 +16,14 @@ import java.util.Set;
  * a time, see {@link SeekModel}, lbpu=0, lbpws=0, plus hostwide's restart_policy,
  * bypass_budget, track_queue_depth=1 (scsi_debug's template sets it), io_timeout (ms) and disk (which LUN
  * {@code open} returns), fua=0 (FUA on every WRITE), cdb_len=10 (16: always READ/WRITE(16)) and shared_tags=improved
- * ({@code old}, or {@code io.hostwide.blk.SharedTagModes} names joined by '+': seed 001's switches).
+ * ({@code old}, or {@code io.hostwide.blk.SharedTagModes} names joined by '+': seed 001's switches), and scheduler
+ * (every LUN's I/O scheduler, e.g. {@code mq-deadline}; default the disk's own, none).
  */
 public final class DebugParams {
     static final Set<String> KNOWN = Set.of("add_host", "num_tgts", "max_luns", "dev_size_mb", "sector_size",
             "per_host_store", "delay", "ndelay", "submit_queues", "max_queue", "host_max_queue", "every_nth", "opts",
             "rotational", "seek_ns", "xfer_mbps", "cmd_ns", "lbpu", "lbpws", "restart_policy", "bypass_budget", "track_queue_depth",
-            "io_timeout", "disk", "fua", "cdb_len", "shared_tags");
+            "io_timeout", "disk", "fua", "cdb_len", "shared_tags", "scheduler");
 
     private DebugParams() {
     }
@@ -87,6 +88,7 @@ public final class DebugParams {
                 k.integer("disk", 0, 0, Integer.MAX_VALUE),
                 k.flag("fua", false),
                 LoopParams.cdbLen(k) == 16,
-                LoopParams.sharedTags(k)).validate();
+                LoopParams.sharedTags(k),
+                LoopParams.scheduler(k)).validate();
     }
 }

@@ -40,7 +40,7 @@ public final class LoopHba implements HostedDisk.Host {
     private final List<LoopLld> llds = new ArrayList<>();
     private final List<ScsiDisk> disks = new ArrayList<>();
     private final List<Session> sessions = new ArrayList<>();
-    private final CompletionTimer timer;
+    private final CompletionTimers timers;
     private boolean closed;
 
     /** Builds with the process-wide kblockd. */
@@ -52,7 +52,7 @@ public final class LoopHba implements HostedDisk.Host {
         this.cfg = cfg.validate();
         int n = INSTANCES.getAndIncrement();
         this.core = new TargetCore(CoreConfig.defaults());
-        this.timer = new CompletionTimer(cfg.kind() + n + "-completion");
+        this.timers = new CompletionTimers(cfg.kind() + n, cfg.nrHwQueues());
         try {
             Backstore shared = cfg.perHostStore() ? null : new RamBackstore(cfg.sizeBytes(), cfg.sectorSize());
             for (int h = 0; h < cfg.hosts(); h++) {
@@ -68,7 +68,7 @@ public final class LoopHba implements HostedDisk.Host {
     private void buildHost(int n, int h, Backstore store, Kblockd kblockd) {
         Session[] hostSessions = new Session[cfg.targets()];
         LoopLld lld = new LoopLld(cfg.kind() + n + "h" + h, hostSessions, cfg.delayNanos(), cfg.seekNanos(),
-                cfg.xferBytesPerSec(), cfg.commandNanos(), new ErrorInjector(cfg.everyNth(), cfg.opts()), timer);
+                cfg.xferBytesPerSec(), cfg.commandNanos(), new ErrorInjector(cfg.everyNth(), cfg.opts()), timers);
         String initiator = "naa.hostwide." + cfg.kind() + n + ".host" + h;
         for (int t = 0; t < cfg.targets(); t++) {
             ScsiTarget target = core.addTarget("naa.hostwide." + cfg.kind() + n + ".h" + h + ".t" + t);
@@ -104,7 +104,11 @@ public final class LoopHba implements HostedDisk.Host {
                     + " LUNs, expected " + expected);
         }
         for (ScsiDevice d : found) {
-            disks.add(new ScsiDisk(d, cfg.fuaWrites(), cfg.force16(), cfg.discardMode()));
+            ScsiDisk disk = new ScsiDisk(d, cfg.fuaWrites(), cfg.force16(), cfg.discardMode());
+            disks.add(disk);
+            if (cfg.scheduler() != null) {
+                disk.queue().setScheduler(cfg.scheduler());   // before any I/O of the user's
+            }
         }
     }
 
@@ -160,6 +164,11 @@ public final class LoopHba implements HostedDisk.Host {
         return n;
     }
 
+    /** Completion-timer threads alive now (one per submit queue that has had a delayed completion). */
+    int completionThreads() {
+        return timers.running();
+    }
+
     /** The loop driver's per-slot task objects over all hosts: bounded by the command slots, however long it runs. */
     long driverTasks() {
         long n = 0;
@@ -169,7 +178,10 @@ public final class LoopHba implements HostedDisk.Host {
         return n;
     }
 
-    /** Waits for outstanding I/O, removes every LUN and host, stops the timer, closes the target core. */
+    /**
+     * Waits for outstanding I/O, removes every LUN and host, stops the completion timers (delivering anything still
+     * pending), closes the target core.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -182,7 +194,7 @@ public final class LoopHba implements HostedDisk.Host {
         for (ScsiHost h : hosts) {
             h.close();
         }
-        timer.close();
+        timers.close();
         for (Session s : sessions) {
             s.close();
         }

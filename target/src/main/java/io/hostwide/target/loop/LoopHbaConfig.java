@@ -1,5 +1,6 @@
 package io.hostwide.target.loop;
 
+import io.hostwide.blk.IoSchedulers;
 import io.hostwide.scsi.mid.RestartPolicy;
 import io.hostwide.scsi.sd.DiscardMode;
 
@@ -29,6 +30,8 @@ import io.hostwide.scsi.sd.DiscardMode;
  * @param fuaWrites      every WRITE carries FUA
  * @param force16        READ/WRITE always use the 16-byte CDBs ({@code cdb_len=16})
  * @param sharedTagModes {@link io.hostwide.blk.SharedTagModes} of every host's tag set (seed 001's switches)
+ * @param scheduler      I/O scheduler of every LUN's request queue ({@code none}, {@code mq-deadline}, ...); null
+ *                       leaves the disk's own ({@code none} for SCSI disks)
  */
 public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long sizeBytes, int sectorSize,
                             boolean perHostStore, long delayNanos, long seekNanos, long xferBytesPerSec, long commandNanos,
@@ -36,7 +39,8 @@ public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long 
                             int cmdPerLun, boolean hostTagset, int everyNth, int opts, boolean rotational,
                             boolean thin, DiscardMode discardMode, RestartPolicy restartPolicy,
                             boolean bypassBudgetNonRotational, boolean trackQueueDepth, long timeoutMillis,
-                            int disk, boolean fuaWrites, boolean force16, int sharedTagModes) {
+                            int disk, boolean fuaWrites, boolean force16, int sharedTagModes,
+                            String scheduler) {
 
     public LoopHbaConfig validate() {
         if (hosts < 1 || targets < 1 || luns < 1) {
@@ -75,6 +79,14 @@ public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long 
             throw new IllegalArgumentException(kind + ": every_nth=" + everyNth + " needs an opts bit it counts "
                     + "(0x4 timeout, 0x10 transport error, 0x800 TASK SET FULL or 0x8000 host busy)");
         }
+        if (scheduler != null) {
+            // The check bench --scheduler and null:'s knob use, with this knob named.
+            try {
+                IoSchedulers.requireKnown(scheduler);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(kind + ": knob 'scheduler': " + e.getMessage(), e);
+            }
+        }
         int total = hosts * targets * luns;
         if (disk < 0 || disk >= total) {
             throw new IllegalArgumentException(kind + ": disk must be 0.." + (total - 1) + ", got " + disk);
@@ -91,6 +103,6 @@ public record LoopHbaConfig(String kind, int hosts, int targets, int luns, long 
         return new LoopHbaConfig(kind, hosts, targets, luns, sizeBytes, sectorSize, perHostStore, nanos, seekNanos,
                 xferBytesPerSec, commandNanos, nrHwQueues, canQueue, cmdPerLun, hostTagset, everyNth, opts,
                 rotational, thin, discardMode, restartPolicy, bypassBudgetNonRotational, trackQueueDepth,
-                timeoutMillis, disk, fuaWrites, force16, sharedTagModes);
+                timeoutMillis, disk, fuaWrites, force16, sharedTagModes, scheduler);
     }
 }

@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The loop fabric's low-level driver ({@code tcm_loop_queuecommand}): each SCSI command becomes a
  * {@link TargetCommand} on the host's session to the addressed target and goes into the target core in process;
  * Data-Out is the caller's buffer itself, Data-In is copied into it. Completion is inline, or after
- * {@code delay}/{@code ndelay} (+ seek time on rotational LUNs) from the {@link CompletionTimer}, never from a
+ * {@code delay}/{@code ndelay} (+ seek time on rotational LUNs) from the {@link CompletionTimer} of the command's
+ * hardware queue, never from a
  * sleeping submitter. Error injection per {@link ErrorInjector}. Aborts and resets take back commands still held
  * here (pending in the timer, or swallowed by timeout injection); the target core's own execution is inline for RAM
  * backstores, so nothing is left running there; each error-handling step is also sent to the target core as the
@@ -57,7 +58,7 @@ final class LoopLld implements LowLevelDriver, Fabric {
     private final long xferBytesPerSec;
     private final long commandNanos;
     private final ErrorInjector injector;
-    private final CompletionTimer timer;
+    private final CompletionTimers timers;
     private final Map<ScsiDevice, SeekModel> seek = new ConcurrentHashMap<>();
     /** Every task ever created (one per command slot), for resets. */
     private final CopyOnWriteArrayList<LoopTask> tasks = new CopyOnWriteArrayList<>();
@@ -67,7 +68,7 @@ final class LoopLld implements LowLevelDriver, Fabric {
     private static final long TMF_TIMEOUT_SECONDS = 30;
 
     LoopLld(String name, Session[] sessions, long delayNanos, long seekNanos, long xferBytesPerSec,
-            long commandNanos, ErrorInjector injector, CompletionTimer timer) {
+            long commandNanos, ErrorInjector injector, CompletionTimers timers) {
         this.name = name;
         this.sessions = sessions;
         this.delayNanos = delayNanos;
@@ -75,7 +76,7 @@ final class LoopLld implements LowLevelDriver, Fabric {
         this.xferBytesPerSec = xferBytesPerSec;
         this.commandNanos = commandNanos;
         this.injector = injector;
-        this.timer = timer;
+        this.timers = timers;
     }
 
     @Override
@@ -202,6 +203,9 @@ final class LoopLld implements LowLevelDriver, Fabric {
             t.deliver();
             return;
         }
+        // Per submit queue, as scsi_debug's deferred completions: queues never share a timer lock or thread.
+        CompletionTimer timer = timers.forQueue(t.cmd.hwQueue());
+        t.timer = timer;   // published to takeBack by the volatile PENDING write (release) / its state read (acquire)
         t.state.set(LoopTask.PENDING);
         timer.schedule(t, delay);
     }
@@ -213,7 +217,10 @@ final class LoopLld implements LowLevelDriver, Fabric {
             int s = t.state.get();
             if (s == LoopTask.PENDING || s == LoopTask.DROPPED) {
                 if (t.state.compareAndSet(s, LoopTask.ABORTED)) {
-                    timer.cancel(t);
+                    CompletionTimer timer = t.timer;
+                    if (timer != null) {
+                        timer.cancel(t);
+                    }
                     t.issue++;
                     t.state.set(LoopTask.IDLE);
                     return true;

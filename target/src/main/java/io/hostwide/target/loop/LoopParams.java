@@ -12,12 +12,12 @@ import java.util.Set;
  * limit can_queue), host_tagset=0, size_mb=64, sector_size=512, luns=1, thin=1, delay_ns=0 (inline completion),
  * rotational=0, restart_policy=kernel, bypass_budget=0, track_queue_depth=0, io_timeout (ms), disk=0, fua=0 (FUA on
  * every WRITE), cdb_len=10 (16: always READ/WRITE(16)), shared_tags=improved (seed 001's switches, see
- * {@link SharedTagModes#parse}).
+ * {@link SharedTagModes#parse}), scheduler (every LUN's I/O scheduler; default the disk's own, none).
  */
 public final class LoopParams {
     static final Set<String> KNOWN = Set.of("nr_hw_queues", "can_queue", "cmd_per_lun", "host_tagset", "size_mb",
             "sector_size", "luns", "thin", "delay_ns", "rotational", "restart_policy", "bypass_budget",
-            "track_queue_depth", "io_timeout", "disk", "fua", "cdb_len", "shared_tags");
+            "track_queue_depth", "io_timeout", "disk", "fua", "cdb_len", "shared_tags", "scheduler");
 
     private LoopParams() {
     }
@@ -55,7 +55,7 @@ public final class LoopParams {
                 k.number("io_timeout", 30_000, 1, 3_600_000),
                 k.integer("disk", 0, 0, Integer.MAX_VALUE),
                 k.flag("fua", false),
-                cdbLen(k) == 16, sharedTags(k)).validate();
+                cdbLen(k) == 16, sharedTags(k), scheduler(k)).validate();
     }
 
     /** {@code shared_tags}: {@link SharedTagModes#parse} with the knob named in the error. */
@@ -66,6 +66,11 @@ public final class LoopParams {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(k.kind() + ": knob 'shared_tags': " + e.getMessage(), e);
         }
+    }
+
+    /** {@code scheduler}, or null when not given; {@link LoopHbaConfig#validate} checks the name. */
+    static String scheduler(Knobs k) {
+        return k.string("scheduler", null);
     }
 
     static int cdbLen(Knobs k) {

@@ -28,6 +28,8 @@ final class LoopTask implements Delayed {
     final int id;
     final AtomicInteger state = new AtomicInteger(IDLE);
     long dueNanos;
+    /** The timer of the queue this task was last scheduled on (abort/reset take it back from there). */
+    CompletionTimer timer;
     /** Issue number, carried as the target command's tag: a late answer to an earlier issue is dropped. */
     volatile long issue;
     /** Timeout injection for the current issue. */

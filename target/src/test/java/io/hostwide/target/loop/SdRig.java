@@ -33,7 +33,7 @@ import java.util.function.Predicate;
  */
 final class SdRig implements AutoCloseable {
     final TargetCore core = new TargetCore(CoreConfig.defaults());
-    final CompletionTimer timer = new CompletionTimer("sdrig-completion");
+    final CompletionTimers timer = new CompletionTimers("sdrig", 1);
     final Recording lld;
     final Session session;
     final ScsiHost host;
