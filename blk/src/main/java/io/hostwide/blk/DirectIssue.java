@@ -32,11 +32,13 @@ final class DirectIssue {
         int queued = 0;
         Request refused = null;
         BlkStatus refusal = BlkStatus.OK;
+        boolean endedOnError = false;
         int srcuIdx = h.enterDispatch(Hctx.ctxSlot(ctx));
         try {
             long now = q.kblockd.nanoTime();   // one clock read for the plug (the kernel's plug->cur_ktime)
             for (Request rq = list.pollFirst(); rq != null; rq = list.pollFirst()) {
                 BlkStatus ret = issue(h, rq, list.isEmpty(), now);
+                endedOnError = false;
                 if (ret == BlkStatus.OK) {
                     queued++;
                 } else if (ret == null || ret.isResource()) {
@@ -44,10 +46,13 @@ final class DirectIssue {
                     refusal = ret;
                     break;
                 } else {
+                    endedOnError = true;
                     Completion.endNotStarted(rq, ret);
                 }
             }
-            if (refused != null && queued > 0) {
+            // blk_mq_plug_issue_direct: a batch that did not end on a queued request (refused, or failed as
+            // the last one) never told the driver "last", so commit_rqs does.
+            if ((refused != null || endedOnError) && queued > 0) {
                 ops.commitRqs(h);
             }
         } finally {

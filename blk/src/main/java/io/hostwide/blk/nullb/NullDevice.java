@@ -153,8 +153,20 @@ public final class NullDevice implements BlockDevice {
         return new SubmitHandle(this, q.submitter(ctx));
     }
 
-    /** {@code null_queue_rq}. */
+    /**
+     * {@code null_queue_rq}. With irqmode=1 the end of the dispatch batch ({@code last}) completes this thread's
+     * deferred requests whatever happened to this one (requeued, dropped for a timeout, or refused): a batch that
+     * ended on such a request would otherwise leave the earlier ones on a thread that may never dispatch again.
+     */
     BlkStatus queueRq(Hctx hctx, Request rq, boolean last) {
+        BlkStatus ret = handleRq(hctx, rq);
+        if (last && cfg.irqmode() == 1) {
+            NullQueue.drainSoftirq();
+        }
+        return ret;
+    }
+
+    private BlkStatus handleRq(Hctx hctx, Request rq) {
         NullCmd cmd = (NullCmd) rq.pdu;
         int every = cfg.requeueEvery();
         int n = every > 0 ? injectRequeue.incrementAndGet() : 1;
@@ -176,12 +188,7 @@ public final class NullDevice implements BlockDevice {
         NullQueue nq = nqs[hctx.queueNum()];
         switch (cfg.irqmode()) {
             case 0 -> rq.complete(cmd.status);
-            case 1 -> {
-                NullQueue.pushSoftirq(rq);
-                if (last) {
-                    NullQueue.drainSoftirq();
-                }
-            }
+            case 1 -> NullQueue.pushSoftirq(rq);
             default -> nq.addTimer(rq);
         }
         return BlkStatus.OK;

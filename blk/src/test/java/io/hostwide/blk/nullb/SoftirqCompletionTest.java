@@ -64,6 +64,33 @@ class SoftirqCompletionTest {
         dev.close();
     }
 
+    /**
+     * A dispatch batch whose last request is requeued by the driver still completes the ones before it: they were
+     * deferred on the submitting thread, which here exits and never dispatches again.
+     */
+    @Test
+    void aBatchEndingOnARequeuedRequestCompletesTheEarlierOnes() throws Exception {
+        ManualKblockd kb = new ManualKblockd();
+        // requeue=2: the 2nd request queue_rq sees is requeued by the driver (null_queue_rq returns OK).
+        NullDevice dev = NullDevice.create(NullConfig.parse("irqmode=1,requeue=2,submit_queues=1,size=1", "rq"), kb);
+        Once cb = new Once();
+        Thread t = new Thread(() -> {
+            SubmitHandle h = dev.openHandle();
+            ByteBuffer buf = ByteBuffer.allocate(512);
+            h.startPlug();
+            h.read(0, 512, buf, cb, 0);
+            h.read(0, 512, buf, cb, 1);
+            h.finishPlug();
+        });
+        t.start();
+        t.join(10_000);
+        assertThat(cb.seen).as("the first request completed at the batch end, on the submitter").containsKey(0L);
+        kb.advance(50_000_000L);   // the requeued one goes out again from a kblockd run on this thread
+        assertThat(cb.eachOnce(2)).isTrue();
+        assertThat(cb.bad.get()).isZero();
+        dev.close();
+    }
+
     @ParameterizedTest(name = "submit_queues={0} requeue={1} shared_tag_bitmap={2}")
     @CsvSource({"1, 0, 0", "1, 7, 0", "2, 0, 1", "2, 5, 1", "1, 5, 1"})
     void threadsOnOneHardwareQueueCompleteEveryRequestOnce(int queues, int requeue, int sharedTagBitmap)
