@@ -27,6 +27,7 @@ public final class InitiatorConfig {
     int firstBurstLength = 262_144;
     int maxBurstLength = 1_048_576;
     int cmdPerLun = 0;
+    int cmdsMax = 0;
     long loginTimeoutMillis = 10_000;
     long tmfTimeoutMillis = 10_000;
     long recoveryTimeoutMillis = 120_000;
@@ -74,8 +75,23 @@ public final class InitiatorConfig {
 
     public InitiatorConfig maxBurstLength(int v) { this.maxBurstLength = v; return this; }
 
-    /** Per-LUN queue depth; 0 = the session's CmdSN window. */
+    /** Per-LUN queue depth; 0 = the session's {@link #cmdsMax}. */
     public InitiatorConfig cmdPerLun(int v) { this.cmdPerLun = v; return this; }
+
+    /**
+     * The session's can_queue (open-iscsi's {@code node.session.cmds_max}); 0 = the larger of 128 (open-iscsi's
+     * default) and the CmdSN window granted at login. A target may open its window after login, so the window
+     * at login is no limit; a command that finds the window closed is TARGET_BUSY.
+     */
+    public InitiatorConfig cmdsMax(int v) { this.cmdsMax = v; return this; }
+
+    /** {@link #cmdsMax} as the host's can_queue for a session whose window at login was {@code window}. */
+    int canQueue(int window) {
+        int v = cmdsMax > 0 ? cmdsMax : Math.max(DEFAULT_CMDS_MAX, window);
+        return Math.max(1, Math.min(4096, v));
+    }
+
+    static final int DEFAULT_CMDS_MAX = 128;
 
     public InitiatorConfig loginTimeoutMillis(long v) { this.loginTimeoutMillis = v; return this; }
 
@@ -114,6 +130,7 @@ public final class InitiatorConfig {
         c.firstBurstLength = firstBurstLength;
         c.maxBurstLength = maxBurstLength;
         c.cmdPerLun = cmdPerLun;
+        c.cmdsMax = cmdsMax;
         c.loginTimeoutMillis = loginTimeoutMillis;
         c.tmfTimeoutMillis = tmfTimeoutMillis;
         c.recoveryTimeoutMillis = recoveryTimeoutMillis;
@@ -149,6 +166,9 @@ public final class InitiatorConfig {
         }
         if (cmdPerLun < 0 || cmdPerLun > 4096) {
             throw new IllegalArgumentException("cmd_per_lun must be 0..4096, got " + cmdPerLun);
+        }
+        if (cmdsMax < 0 || cmdsMax > 4096) {
+            throw new IllegalArgumentException("cmds_max must be 0..4096, got " + cmdsMax);
         }
         if (noopOutIntervalMillis < 0 || noopOutTimeoutMillis < 1) {
             throw new IllegalArgumentException("noop_out_interval must be >= 0 and noop_out_timeout >= 1 ms");

@@ -125,6 +125,7 @@ final class InitiatorSession {
         if (sn == Long.MIN_VALUE) {
             // CmdSN window closed (RFC 7143 §4.2.2.1): the target's limit, so target busy as Linux's libiscsi answers
             // (SCSI_MLQUEUE_TARGET_BUSY); the next completion, which carries the new MaxCmdSN, re-runs the queues.
+            stats.windowClosed.increment();
             return LowLevelDriver.TARGET_BUSY;
         }
         IscsiConnection c = l.conns()[cmd.hwQueue() % l.conns().length];

@@ -10,6 +10,7 @@ public final class InitiatorStats {
     final LongAdder r2ts = new LongAdder();
     final LongAdder dataInPdus = new LongAdder();
     final LongAdder nopInPings = new LongAdder();
+    final LongAdder windowClosed = new LongAdder();
 
     /** SCSI Command PDUs sent. */
     public long commands() { return commands.sum(); }
@@ -29,9 +30,13 @@ public final class InitiatorStats {
     /** Target NOP-In pings answered. */
     public long nopInPings() { return nopInPings.sum(); }
 
+    /** Commands answered TARGET_BUSY because the CmdSN window was closed (RFC 7143 §4.2.2.1); retried later. */
+    public long windowClosed() { return windowClosed.sum(); }
+
     @Override
     public String toString() {
         return "commands=" + commands() + " immediate=" + immediateDataPdus() + " unsolicited=" + unsolicitedDataOutPdus()
-                + " r2t=" + r2ts() + " data-in=" + dataInPdus() + " nop-in=" + nopInPings();
+                + " r2t=" + r2ts() + " data-in=" + dataInPdus() + " nop-in=" + nopInPings()
+                + " window-closed=" + windowClosed();
     }
 }

@@ -13,7 +13,8 @@ import java.util.List;
 
 /**
  * An iSCSI session as a SCSI host: login, then {@code scsi_add_host} with nr_hw_queues = the connections the
- * target granted and can_queue = the CmdSN window at login (host_tagset: the window is shared by every connection),
+ * target granted and can_queue = cmds_max (default: max(128, the CmdSN window at login); host_tagset: shared by
+ * every connection; a closed window is TARGET_BUSY),
  * then the scan (REPORT LUNS, INQUIRY, READ CAPACITY, VPD) and a {@link ScsiDisk} per direct-access LUN.
  *
  * <pre>{@code
@@ -45,14 +46,14 @@ public final class IscsiHba implements HostedDisk.Host {
         IscsiHba hba = null;
         try {
             InitiatorSession.Live l = s.live();
-            int canQueue = Math.max(1, Math.min(ScsiHostTemplate.MAX_QUEUE_DEPTH, l.window().size()));
+            int canQueue = Math.min(ScsiHostTemplate.MAX_QUEUE_DEPTH, cfg.canQueue(l.window().size()));
             ScsiHostTemplate t = new ScsiHostTemplate().name("iscsi").canQueue(canQueue)
                     .cmdPerLun(cfg.cmdPerLun == 0 ? canQueue : Math.min(cfg.cmdPerLun, canQueue))
                     .nrHwQueues(l.conns().length).hostTagset(true).maxId(1)
                     .maxLun(Math.max(8, cfg.url.lun() + 1)).maxSectors(16384)
                     .timeoutMillis(cfg.ioTimeoutMillis).validate();
             ScsiHost host = new ScsiHost(t, new IscsiLld(s), Kblockds.shared());
-            // iscsi_target_alloc: the target's can_queue is the session's window, so a closed CmdSN window
+            // iscsi_target_alloc: the target's can_queue is the session's cmds_max; a closed CmdSN window
             // (TARGET_BUSY) blocks the target until a completion re-runs its queues.
             host.target(0, 0).canQueue(canQueue);
             s.attach(host);

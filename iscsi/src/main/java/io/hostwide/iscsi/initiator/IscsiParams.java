@@ -15,7 +15,8 @@ import java.util.Map;
  *   <li>{@code initiator} (IQN), {@code connections} (MaxConnections offered, default 2),
  *       {@code header_digest}, {@code data_digest} (0/1), {@code immediate_data}, {@code initial_r2t} (0/1),
  *       {@code max_recv_data_segment_length}, {@code first_burst_length}, {@code max_burst_length} (bytes),
- *       {@code cmd_per_lun}, {@code io_timeout}, {@code tmf_timeout}, {@code login_timeout},
+ *       {@code cmds_max} (can_queue; 0: max(128, the window at login)), {@code cmd_per_lun} (0: can_queue),
+ *       {@code io_timeout}, {@code tmf_timeout}, {@code login_timeout},
  *       {@code recovery_timeout}, {@code noop_out_interval} (0: no pings), {@code noop_out_timeout} (ms).</li>
  * </ul>
  */
@@ -23,7 +24,7 @@ final class IscsiParams {
     static final List<String> KNOBS = List.of("url", "user", "secret", "secret_env", "target_user", "target_secret",
             "target_secret_env", "initiator", "connections", "header_digest", "data_digest", "immediate_data",
             "initial_r2t", "max_recv_data_segment_length", "first_burst_length", "max_burst_length", "cmd_per_lun",
-            "io_timeout", "tmf_timeout", "login_timeout", "recovery_timeout", "noop_out_interval", "noop_out_timeout");
+            "cmds_max",            "io_timeout", "tmf_timeout", "login_timeout", "recovery_timeout", "noop_out_interval", "noop_out_timeout");
 
     private IscsiParams() {}
 
@@ -62,6 +63,7 @@ final class IscsiParams {
         c.firstBurstLength(integer(v, "first_burst_length", c.firstBurstLength));
         c.maxBurstLength(integer(v, "max_burst_length", c.maxBurstLength));
         c.cmdPerLun(integer(v, "cmd_per_lun", c.cmdPerLun));
+        c.cmdsMax(integer(v, "cmds_max", c.cmdsMax));
         c.ioTimeoutMillis(integer(v, "io_timeout", (int) c.ioTimeoutMillis));
         c.tmfTimeoutMillis(integer(v, "tmf_timeout", (int) c.tmfTimeoutMillis));
         c.loginTimeoutMillis(integer(v, "login_timeout", (int) c.loginTimeoutMillis));

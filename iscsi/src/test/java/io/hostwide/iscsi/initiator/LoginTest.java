@@ -36,8 +36,34 @@ class LoginTest {
         try (TestTarget t = new TestTarget(ChapPolicy.NONE, one, 32, 8L << 20);
              IscsiHba hba = IscsiHba.connect(t.config().connections(4))) {
             assertThat(hba.host().nrHwQueues()).isEqualTo(1);
-            assertThat(hba.host().canQueue()).isEqualTo(32);
+            assertThat(hba.host().canQueue()).as("cmds_max default: max(128, the window of 32)").isEqualTo(128);
         }
+    }
+
+    /**
+     * can_queue above the target's window (open-iscsi's cmds_max 128 against a window of 8): the commands that find
+     * the window closed are TARGET_BUSY and go out when completions open it; every write reads back.
+     */
+    @Test
+    void aWindowSmallerThanCanQueueHoldsCommandsBackWithoutLosingAny() throws Exception {
+        try (TestTarget t = new TestTarget(ChapPolicy.NONE, NegotiationPolicy.defaults(), 8, 8L << 20);
+             IscsiHba hba = IscsiHba.connect(t.config().connections(2))) {
+            assertThat(hba.host().canQueue()).isEqualTo(128);
+            DiskIo.writeReadVerify(hba.disk(0), 0, 4096, 400, 64, 7);
+            assertThat(hba.stats().windowClosed()).as("commands held back by the window").isPositive();
+            assertThat(hba.reinstatements()).isZero();
+        }
+        try (TestTarget t = new TestTarget(ChapPolicy.NONE, NegotiationPolicy.defaults(), 256, 8L << 20);
+             IscsiHba hba = IscsiHba.connect(t.config())) {
+            assertThat(hba.host().canQueue()).as("a window at login above 128").isEqualTo(256);
+        }
+        try (TestTarget t = new TestTarget();
+             IscsiHba hba = IscsiHba.connect(IscsiParams.parse("url=" + t.config().url() + ",cmds_max=16"))) {
+            assertThat(hba.host().canQueue()).as("cmds_max=16").isEqualTo(16);
+            assertThat(hba.host().target(0, 0).canQueue()).isEqualTo(16);
+        }
+        assertThatThrownBy(() -> IscsiParams.parse("url=iscsi://127.0.0.1/iqn.x:t/0,cmds_max=5000"))
+                .hasMessageContaining("cmds_max must be 0..4096");
     }
 
     @Test

@@ -39,6 +39,9 @@ public final class ScsiTarget {
 
     public int targetBlocked() { return targetBlocked.get(); }
 
+    /** Target-wide command limit ({@code starget->can_queue}; 0 = none). */
+    public int canQueue() { return canQueue; }
+
     /** Target-wide command limit (0 = none). */
     public void canQueue(int n) {
         if (n < 0) {
