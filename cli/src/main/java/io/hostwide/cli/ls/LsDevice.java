@@ -37,8 +37,7 @@ public record LsDevice(String hctl, Integer host, Integer channel, Integer targe
         Detail detail = null;
         if (verbose) {
             RequestQueue q = d.queue();
-            // The midlayer's flag (VPD B1h via sd): sd does not copy it into queue/rotational here.
-            detail = new Detail(d.queueDepth(), h.canQueue(), h.nrHwQueues(), h.hostTagset(), d.rotational(),
+            detail = new Detail(d.queueDepth(), h.canQueue(), h.nrHwQueues(), h.hostTagset(), q.isRotational(),
                     q.schedulerName(), i == null ? q.logicalBlockSize() : i.logicalBlockSize(),
                     i == null ? null : i.thinProvisioned(), i == null ? null : i.lbpu(), i == null ? null : i.lbpws(),
                     i == null ? null : i.maxTransferBlocks());

@@ -16,7 +16,8 @@ final class LsText {
         String addr = d.hctl() == null ? "[-]" : "[" + d.hctl() + "]";
         sb.append(indent).append(String.format(Locale.ROOT, "%-13s %-8s %-8s %-16s %-4s  %9s  %s", addr, d.type(),
                 dash(d.vendor()), dash(d.product()), dash(d.revision()),
-                Sizes.formatBytes(d.sizeBytes()).replace(" ", ""), dash(d.name()))).append('\n');
+                d.sizeBytes() == 0 && d.name() == null ? "-" : Sizes.formatBytes(d.sizeBytes()).replace(" ", ""),
+                dash(d.name()))).append('\n');
         LsDevice.Detail x = d.detail();
         if (x == null) {
             return;

@@ -92,7 +92,12 @@ public final class ScsiScanner {
         return luns;
     }
 
-    /** INQUIRY, READ CAPACITY and VPD of one LUN; null when no direct-access device is connected there. */
+    /**
+     * INQUIRY, READ CAPACITY and VPD of one LUN; null when no device is connected there (peripheral qualifier not
+     * 0) or a disk's capacity cannot be read. Another device type (a controller at LUN 0, a tape) is kept with its
+     * INQUIRY data only, as scsi_probe_and_add_lun adds every connected LUN and leaves the choice of an upper
+     * driver to the caller; only direct-access devices get a disk.
+     */
     DeviceInfo probe(ScsiDevice sdev) {
         ByteBuffer inq = ByteBuffer.allocate(INQUIRY_LENGTH);
         ExecResult r = run(sdev, inquiryCdb(0, false, INQUIRY_LENGTH), ScsiCmnd.DIR_FROM_DEVICE, INQUIRY_LENGTH, inq);
@@ -102,13 +107,17 @@ public final class ScsiScanner {
         byte[] b = inq.array();
         int qualifier = (b[0] & 0xFF) >>> 5;
         int type = b[0] & 0x1F;
-        if (qualifier != 0 || type != PeripheralDeviceType.DIRECT_ACCESS_BLOCK) {
+        if (qualifier != 0) {
             return null;
         }
         boolean removable = (b[1] & 0x80) != 0;
         String vendor = ascii(b, 8, 8);
         String product = ascii(b, 16, 16);
         String revision = ascii(b, 32, 4);
+        if (type != PeripheralDeviceType.DIRECT_ACCESS_BLOCK) {
+            return new DeviceInfo(type, vendor, product, revision, removable, 0, 0, false, 0, 0, 0, 0, 0, 0,
+                    false, false, 0, false);
+        }
         long[] cap = readCapacity(sdev);
         if (cap == null) {
             return null;

@@ -44,10 +44,11 @@ class ScannerTest {
             switch (cmd.opcode()) {
                 case ScsiOpcode.INQUIRY -> inquiry(cmd, lun, (c[1] & 1) != 0, c[2] & 0xFF);
                 case ScsiOpcode.REPORT_LUNS -> {
-                    byte[] d = new byte[24];
-                    BigEndian.put32(d, 0, 16);
+                    byte[] d = new byte[32];
+                    BigEndian.put32(d, 0, 24);
                     BigEndian.put64(d, 8, LunAddress.encode(0));
                     BigEndian.put64(d, 16, LunAddress.encode(3));
+                    BigEndian.put64(d, 24, LunAddress.encode(5));
                     respond(cmd, d);
                 }
                 case ScsiOpcode.SERVICE_ACTION_IN_16 -> {
@@ -84,6 +85,13 @@ class ScannerTest {
 
         private void inquiry(ScsiCmnd cmd, int lun, boolean evpd, int page) {
             byte[] d = new byte[64];
+            if (lun == 5 && !evpd) {
+                d[0] = 0x0C;   // a storage array controller (as tgtd's LUN 0): connected, not a disk
+                d[4] = 31;
+                System.arraycopy("VENDOR  CONTROLLER      0001".getBytes(), 0, d, 8, 28);
+                respond(cmd, d);
+                return;
+            }
             if (lun != 0 && lun != 3) {
                 d[0] = 0x7F;   // peripheral qualifier 3: no LUN here
                 respond(cmd, d);
@@ -127,7 +135,11 @@ class ScannerTest {
         ScriptedTarget lld = new ScriptedTarget();
         ScsiHost host = new ScsiHost(new ScsiHostTemplate().maxId(2).maxLun(8), lld, new ManualKblockd());
         List<ScsiDevice> found = new ScsiScanner(host).scanHost();
-        assertThat(found).extracting(ScsiDevice::lun).containsExactly(0, 3);
+        assertThat(found).extracting(ScsiDevice::lun).containsExactly(0, 3, 5);
+        // A connected LUN of another type is kept with its INQUIRY data only (no capacity read): no disk for it.
+        assertThat(found.get(2).info().peripheralType()).isEqualTo(0x0C);
+        assertThat(found.get(2).info().product()).isEqualTo("CONTROLLER");
+        assertThat(found.get(2).info().capacityBlocks()).isZero();
         DeviceInfo lun0 = found.get(0).info();
         assertThat(lun0.capacityBlocks()).isEqualTo(0x2000);
         assertThat(lun0.logicalBlockSize()).isEqualTo(512);
@@ -144,7 +156,7 @@ class ScannerTest {
         assertThat(found.get(1).info().dpoFua()).isFalse();
         assertThat(lld.rc16.get()).as("READ CAPACITY(16) tried first for each LUN").isEqualTo(2);
         assertThat(lld.rc10.get()).as("(10) per LUN, plus the retry after the unit attention").isEqualTo(3);
-        assertThat(host.devices()).hasSize(2);
+        assertThat(host.devices()).hasSize(3);
         assertThat(found.get(0).state()).isEqualTo(DeviceState.RUNNING);
         host.close();
     }
