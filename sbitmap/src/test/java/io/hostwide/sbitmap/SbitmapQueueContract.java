@@ -316,6 +316,107 @@ abstract class SbitmapQueueContract extends AllocationContract {
     }
 
     /**
+     * The open-coded wait loop (blk_mq_get_tag's): a woken sleeper that cannot use
+     * its wake-up hands it to the next exclusive waiter, exactly once. Single
+     * thread: the sleepers are only linked and woken, never parked.
+     */
+    @Test
+    void aWokenSleeperThatCannotUseTheWakeUpPassesItOnOnce() {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1)); // batch 1
+        List<Integer> held = fill(q, 1);
+        Sleeper first = new Sleeper();
+        Sleeper second = new Sleeper();
+        q.prepareToWait(first, new WaitIndex()); // both on queue 0, first ahead
+        q.prepareToWait(second, new WaitIndex());
+        assertThat(q.dump().wsActive()).isEqualTo(2);
+        assertThatThrownBy(() -> q.passWakeOn(first)).isInstanceOf(IllegalStateException.class);
+
+        q.clear(held.get(0), 0);
+        assertThat(first.isWoken()).isTrue();
+        assertThat(second.isWoken()).isFalse();
+        assertThat(first.await()).isTrue();
+        assertThat(q.passWakeOn(first)).isTrue();
+        assertThat(second.isWoken()).isTrue();
+        assertThat(q.dump().wsActive()).isZero();
+        assertThat(q.passWakeOn(first)).as("a wake-up is passed on once").isFalse();
+
+        // finishWait after a taken wake-up has nothing to unlink and passes nothing on.
+        assertThat(second.await()).isTrue();
+        Sleeper third = new Sleeper();
+        q.prepareToWait(third, new WaitIndex());
+        q.finishWait(second);
+        assertThat(third.isWoken()).isFalse();
+        q.finishWait(third); // still linked: just unlinked
+        assertThat(q.dump().wsActive()).isZero();
+        assertThat(third.isWoken()).isFalse();
+    }
+
+    @Test
+    void aWakeUpNotTakenFromAwaitIsPassedOnByFinishWait() {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1)); // batch 1
+        List<Integer> held = fill(q, 1);
+        Sleeper first = new Sleeper();
+        Sleeper second = new Sleeper();
+        q.prepareToWait(first, new WaitIndex());
+        q.prepareToWait(second, new WaitIndex());
+        q.clear(held.get(0), 0);
+        assertThat(first.isWoken()).isTrue();
+        // first got a bit on its own (its re-try after prepare): the wake-up goes to second.
+        q.finishWait(first);
+        assertThat(second.isWoken()).isTrue();
+        assertThat(q.dump().wsActive()).isZero();
+    }
+
+    @Test
+    void aWakeUpFromWakeAllIsNotPassedOn() {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1));
+        fill(q, 1);
+        Sleeper first = new Sleeper();
+        q.prepareToWait(first, new WaitIndex());
+        q.wakeAll();
+        assertThat(first.await()).isTrue();
+        Sleeper second = new Sleeper();
+        q.prepareToWait(second, new WaitIndex());
+        assertThat(q.passWakeOn(first)).isFalse();
+        assertThat(second.isWoken()).isFalse();
+        q.finishWait(second);
+        assertThat(q.dump().wsActive()).isZero();
+    }
+
+    /**
+     * Waiters that all fail a check of their own and go back to wait cannot hand
+     * one wake-up round forever: the chain stops within ws_active + 8 hops.
+     */
+    @Test
+    void aWakeUpPassedRoundWaitersThatAllDeclineStops() {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1)); // batch 1
+        List<Integer> held = fill(q, 1);
+        List<Sleeper> sleepers = new ArrayList<>();
+        WaitIndex wi = new WaitIndex();
+        for (int i = 0; i < 3; i++) {
+            Sleeper s = new Sleeper();
+            sleepers.add(s);
+            q.prepareToWait(s, wi);
+        }
+        q.clear(held.get(0), 0);
+        int passes = 0;
+        for (;;) {
+            Sleeper w = sleepers.stream().filter(Sleeper::isWoken).findFirst().orElseThrow();
+            assertThat(w.await()).isTrue();
+            if (!q.passWakeOn(w)) {
+                q.prepareToWait(w, wi);
+                break;
+            }
+            passes++;
+            assertThat(passes).as("hops").isLessThanOrEqualTo(3 + SbitmapQueue.WAIT_QUEUES);
+            q.prepareToWait(w, wi); // goes back to wait, as a sleeper failing its own check does
+        }
+        assertThat(passes).isPositive();
+        assertThat(q.dump().wsActive()).isEqualTo(3);
+        assertThat(sleepers).noneMatch(Sleeper::isWoken);
+    }
+
+    /**
      * Callbacks sit at the head of their queue (add_wait_queue) and sleepers at
      * the tail, so a wake-up of one exclusive waiter still fires a callback that
      * registered after the sleeper on the same queue.
