@@ -478,12 +478,15 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
     @Override
     public void finishWait(Sleeper sleeper) {
         Objects.requireNonNull(sleeper, "sleeper");
+        if (sleeper.consumed) {
+            return; // the waker unlinked it before setting woken, which await() saw
+        }
         WaitEntry fired = null;
         lock.lock();
         try {
             if (ws[sleeper.queue].remove(sleeper)) {
                 wsActive--;
-            } else if (!sleeper.consumed) {
+            } else if (sleeper.woken) { // not linked and not woken: never prepared, nothing to pass on
                 fired = wakeNrLocked(1, null, 0);
             }
         } finally {

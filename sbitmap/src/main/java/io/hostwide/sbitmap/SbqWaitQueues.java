@@ -211,6 +211,9 @@ final class SbqWaitQueues {
      * exclusive waiter. After a wake-up the owner did take, this does nothing.
      */
     void finishWait(Sleeper sleeper) {
+        if (sleeper.consumed) {
+            return; // await() saw woken, which the waker set after unlinking (list_empty_careful)
+        }
         Queue q = ws[sleeper.queue];
         boolean removed;
         q.lock.lock();
@@ -223,7 +226,8 @@ final class SbqWaitQueues {
         } finally {
             q.lock.unlock();
         }
-        if (!removed && !sleeper.consumed) {
+        // A waker sets woken under the queue lock, so a sleeper not found here and not woken was never linked.
+        if (!removed && sleeper.woken) {
             wakeNr(1, 0);
         }
     }

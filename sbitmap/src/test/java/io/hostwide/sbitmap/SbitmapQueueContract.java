@@ -365,6 +365,13 @@ abstract class SbitmapQueueContract extends AllocationContract {
         q.finishWait(first);
         assertThat(second.isWoken()).isTrue();
         assertThat(q.dump().wsActive()).isZero();
+        // A sleeper never prepared has nothing to unlink or pass on.
+        Sleeper third = new Sleeper();
+        q.prepareToWait(third, new WaitIndex());
+        q.finishWait(new Sleeper());
+        assertThat(third.isWoken()).isFalse();
+        q.finishWait(third);
+        assertThat(q.dump().wsActive()).isZero();
     }
 
     @Test
