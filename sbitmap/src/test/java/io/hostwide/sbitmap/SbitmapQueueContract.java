@@ -2,7 +2,9 @@ package io.hostwide.sbitmap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -11,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -421,6 +424,91 @@ abstract class SbitmapQueueContract extends AllocationContract {
         assertThat(passes).isPositive();
         assertThat(q.dump().wsActive()).isEqualTo(3);
         assertThat(sleepers).noneMatch(Sleeper::isWoken);
+    }
+
+    /**
+     * blk_mq_get_tag's open-coded loop under contention: 24 threads in 3 groups on
+     * 8 bits, each group held to 4 bits by a check of its own that runs before the
+     * bitmap (hctx_may_queue), so woken waiters fail it with bits free and pass the
+     * wake-up on. Every thread must finish every iteration; a lost wake-up hangs,
+     * which the preemptive bound turns into a failure.
+     */
+    @Test
+    void waitersWithAnOwnCheckThatPassUnusableWakeUpsOnAllFinish() {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            SbitmapQueue q = create(SbitmapConfig.of(8, 24));
+            int groups = 3;
+            int limit = 4;
+            int iterations = 1000;
+            AtomicIntegerArray held = new AtomicIntegerArray(groups);
+            AtomicInteger finished = new AtomicInteger();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < 24; t++) {
+                int hint = t;
+                int group = t % groups;
+                WaitIndex wi = new WaitIndex();
+                threads.add(Thread.ofPlatform().daemon().unstarted(() -> {
+                    try {
+                        Sleeper me = new Sleeper();
+                        for (int i = 0; i < iterations; i++) {
+                            int bit = getWithOwnCheck(q, hint, wi, me, held, group, limit);
+                            Thread.yield();
+                            held.decrementAndGet(group);
+                            q.clear(bit, hint);
+                        }
+                        finished.incrementAndGet();
+                    } catch (Throwable e) {
+                        failure.set(e);
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertThat(failure.get()).isNull();
+            assertThat(finished.get()).isEqualTo(24);
+            assertThat(q.busy()).isZero();
+            assertThat(q.dump().wsActive()).isZero();
+        });
+    }
+
+    /** One allocation as blk_mq_get_tag makes it: own check first, then the bitmap; exclusive sleeps. */
+    private static int getWithOwnCheck(SbitmapQueue q, int hint, WaitIndex wi, Sleeper me,
+                                       AtomicIntegerArray held, int group, int limit) {
+        boolean woken = false;
+        for (;;) {
+            int bit = tryWithOwnCheck(q, hint, held, group, limit);
+            if (bit >= 0) {
+                return bit;
+            }
+            if (woken && q.busy() < q.depth()) {
+                q.passWakeOn(me);
+            }
+            q.prepareToWait(me, wi);
+            bit = tryWithOwnCheck(q, hint, held, group, limit);
+            if (bit >= 0) {
+                q.finishWait(me);
+                return bit;
+            }
+            assertThat(me.await()).isTrue();
+            q.finishWait(me);
+            woken = true;
+        }
+    }
+
+    private static int tryWithOwnCheck(SbitmapQueue q, int hint, AtomicIntegerArray held,
+                                       int group, int limit) {
+        if (held.incrementAndGet(group) > limit) {
+            held.decrementAndGet(group);
+            return -1;
+        }
+        int bit = q.get(hint);
+        if (bit < 0) {
+            held.decrementAndGet(group);
+        }
+        return bit;
     }
 
     /**
