@@ -1,9 +1,9 @@
 package io.hostwide.blk;
 
 import io.hostwide.sbitmap.SbitmapQueue;
+import io.hostwide.sbitmap.Sleeper;
 
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Tag allocation and fair sharing (blk-mq-tag.c, digest §2.4, §2.7, §2.11):
@@ -196,13 +196,21 @@ final class TagAlloc {
         return rq;
     }
 
-    /** The sleeping loop of {@code blk_mq_get_tag}: run the queue, retry, register, retry, sleep. */
+    /**
+     * The sleeping loop of {@code blk_mq_get_tag}: run the queue, retry ({@code __blk_mq_get_tag}, fair share
+     * included), {@code sbitmap_prepare_to_wait} as an exclusive waiter, retry, sleep ({@code io_schedule}),
+     * {@code sbitmap_finish_wait}, repeat. A wake-up this waiter takes but cannot use while bits are free (it
+     * is over its fair share, or its shallow limit, or lost the bit to a hint race) is passed on to the next
+     * exclusive waiter, which may be under its share. Returns -1 if interrupted (the flag stays set).
+     */
     private static int waitForTag(Hctx h, int hint, boolean reserved, boolean sched, int shallow, TagWaiter waiter) {
         Tags tags = sched ? h.schedTags : h.tags;
         SbitmapQueue bt = tags.bitmapFor(reserved);
         if (bt == null) {
             return -1;   // no reserved tags configured
         }
+        Sleeper wait = waiter.sleeper;
+        boolean woken = false;
         for (;;) {
             // Our own plugged requests hold tags; then pending dispatches may free some.
             waiter.beforeSleep();
@@ -211,22 +219,37 @@ final class TagAlloc {
             if (tag >= 0) {
                 return tag;
             }
-            waiter.arm();
-            bt.addWaitQueue(waiter, h.waitIndex);
+            if (woken) {
+                woken = false;
+                passOnUnusableWake(bt, wait);
+            }
+            bt.prepareToWait(wait, h.waitIndex);
             // Re-check after registering: a free between the last try and the
-            // registration would otherwise be missed.
+            // registration would otherwise be missed (sbitmap_prepare_to_wait bumped
+            // ws_active first, so the freer either is seen here or sees us).
             tag = tryGetTag(h, hint, reserved, sched, shallow);
             if (tag >= 0) {
-                bt.removeWaitQueue(waiter);
+                bt.finishWait(wait);   // passes on a wake-up that raced in
                 return tag;
             }
-            while (waiter.isQueued()) {
-                LockSupport.park(waiter);
-                if (Thread.currentThread().isInterrupted()) {
-                    bt.removeWaitQueue(waiter);
-                    return -1;
-                }
+            if (!wait.await()) {
+                bt.finishWait(wait);   // interrupted: unlink, or pass on a wake-up that raced in
+                return -1;
             }
+            // sbitmap_finish_wait after io_schedule: the waker already unlinked us; nothing to pass on.
+            bt.finishWait(wait);
+            woken = true;
+        }
+    }
+
+    /**
+     * A woken waiter failed its retry. If the bitmap has free bits the wake-up was not spent on a bit (this
+     * waiter's own checks refused it), so it goes to the next exclusive waiter; if the bitmap is full another
+     * allocator got the freed bit and its completion will wake again, as in the kernel.
+     */
+    private static void passOnUnusableWake(SbitmapQueue bt, Sleeper wait) {
+        if (bt.busy() < bt.depth()) {
+            bt.passWakeOn(wait);
         }
     }
 

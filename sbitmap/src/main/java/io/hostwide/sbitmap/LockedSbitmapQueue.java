@@ -341,13 +341,16 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
         WaitEntry fired = null;
         while (completionCnt - wakeupCnt >= wakeBatch) {
             wakeupCnt += wakeBatch;
-            fired = wakeNrLocked(wakeBatch, fired);
+            fired = wakeNrLocked(wakeBatch, fired, 0);
         }
         return fired;
     }
 
-    /** Wakes up to {@code nr} exclusive waiters and every callback met, advancing wake_index before each queue. */
-    private WaitEntry wakeNrLocked(int nr, WaitEntry fired) {
+    /**
+     * Wakes up to {@code nr} exclusive waiters and every callback met, advancing wake_index before each queue;
+     * {@code hops} is how often this wake-up was passed on already.
+     */
+    private WaitEntry wakeNrLocked(int nr, WaitEntry fired, int hops) {
         int index = wakeIndex;
         for (int i = 0; i < WAIT_QUEUES && nr > 0; i++) {
             ArrayDeque<Object> q = ws[index];
@@ -361,7 +364,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
                     fired = e;
                 } else if (w instanceof Sleeper s) {
                     wsActive--;
-                    s.wake();
+                    s.wake(hops);
                     nr--;
                 }
             }
@@ -380,7 +383,7 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
                     e.nextFired = fired;
                     fired = e;
                 } else {
-                    ((Sleeper) w).wake();
+                    ((Sleeper) w).wake(Sleeper.NO_PASS);
                 }
             }
         }
@@ -421,21 +424,19 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            ArrayDeque<Object> q = ws[waitIndex.nextQueue()];
+            int queue = waitIndex.nextQueue();
             lock.lock();
             try {
-                me.woken = false;
                 bit = getLocked(hint, Integer.MAX_VALUE);
                 if (bit >= 0) {
                     return bit;
                 }
-                q.addLast(me);
-                wsActive++;
+                linkLocked(queue, me);
             } finally {
                 lock.unlock();
             }
             if (!me.await(timed, deadline)) {
-                giveUp(q, me);
+                finishWait(me);
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
@@ -451,20 +452,69 @@ public final class LockedSbitmapQueue implements SbitmapQueue {
         }
     }
 
-    /** Leaves the queue after a timeout or interrupt; a wake-up that raced in is passed on. */
-    private void giveUp(ArrayDeque<Object> q, Sleeper me) {
+    private void linkLocked(int queue, Sleeper me) {
+        me.thread = Thread.currentThread();
+        me.queue = queue;
+        me.woken = false;
+        me.consumed = false;
+        ws[queue].addLast(me);
+        wsActive++;
+    }
+
+    @Override
+    public void prepareToWait(Sleeper sleeper, WaitIndex waitIndex) {
+        Objects.requireNonNull(sleeper, "sleeper");
+        Objects.requireNonNull(waitIndex, "waitIndex");
+        int queue = waitIndex.nextQueue();
+        lock.lock();
+        try {
+            linkLocked(queue, sleeper);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Leaves the queue; a wake-up that raced in and was not taken from await() is passed on. */
+    @Override
+    public void finishWait(Sleeper sleeper) {
+        Objects.requireNonNull(sleeper, "sleeper");
+        if (sleeper.consumed) {
+            return; // the waker unlinked it before setting woken, which await() saw
+        }
         WaitEntry fired = null;
         lock.lock();
         try {
-            if (q.remove(me)) {
+            if (ws[sleeper.queue].remove(sleeper)) {
                 wsActive--;
-            } else {
-                fired = wakeNrLocked(1, null);
+            } else if (sleeper.woken) { // not linked and not woken: never prepared, nothing to pass on
+                fired = wakeNrLocked(1, null, 0);
             }
         } finally {
             lock.unlock();
         }
         fire(fired);
+    }
+
+    @Override
+    public boolean passWakeOn(Sleeper sleeper) {
+        Objects.requireNonNull(sleeper, "sleeper");
+        if (!sleeper.consumed) {
+            throw new IllegalStateException("only a wake-up taken from Sleeper.await() can be passed on");
+        }
+        WaitEntry fired;
+        lock.lock();
+        try {
+            int hops = sleeper.hops;
+            if (hops == Sleeper.NO_PASS || hops >= wsActive + WAIT_QUEUES) {
+                return false;
+            }
+            sleeper.hops = Sleeper.NO_PASS;
+            fired = wakeNrLocked(1, null, hops + 1);
+        } finally {
+            lock.unlock();
+        }
+        fire(fired);
+        return true;
     }
 
     @Override

@@ -36,7 +36,8 @@ package io.hostwide.sbitmap;
  *
  * <h2>Waiting</h2>
  * Eight wait queues; callers rotate over them with their own {@link WaitIndex}.
- * Sleeping allocators are exclusive waiters ({@link #getBlocking}); dispatch
+ * Sleeping allocators are exclusive waiters ({@link #getBlocking}, or a loop of
+ * their own over {@link #prepareToWait} / {@link #finishWait}); dispatch
  * re-runs register non-exclusive {@link WaitEntry} callbacks
  * ({@link #addWaitQueue}). Wake-ups are batched: roughly {@link #wakeBatch()}
  * waiters per {@code wakeBatch} frees, rotating across the queues.
@@ -131,6 +132,34 @@ public interface SbitmapQueue {
 
     /** As {@link #getBlocking(int, WaitIndex)} with a limit; returns -1 on timeout. */
     int getBlocking(int hint, WaitIndex waitIndex, long timeoutNanos) throws InterruptedException;
+
+    /**
+     * {@code sbitmap_prepare_to_wait}: links {@code sleeper} as an exclusive waiter of the calling thread
+     * at the tail of the queue chosen by {@code waitIndex}, counted in {@code ws_active}. For callers that
+     * run their own wait loop (blk-mq's {@code blk_mq_get_tag}, whose retry includes checks of its own):
+     * after this the caller must re-try the allocation before {@link Sleeper#await} (so no wake-up is lost),
+     * and leave with {@link #finishWait} unless it was woken. A sleeper is linked on at most one queue.
+     */
+    void prepareToWait(Sleeper sleeper, WaitIndex waitIndex);
+
+    /**
+     * {@code sbitmap_finish_wait}: unlinks {@code sleeper} if it is still linked. If a waker had already
+     * taken it off its queue but {@link Sleeper#await} did not return that wake-up (the caller got a bit
+     * right after {@link #prepareToWait}, or was interrupted), the wake-up is passed on to the next exclusive
+     * waiter, so it is not lost. After a wake-up {@code await} returned, it does nothing.
+     */
+    void finishWait(Sleeper sleeper);
+
+    /**
+     * Hands a wake-up the caller took from {@link Sleeper#await} but cannot use (a check of its own failed,
+     * such as blk-mq's fair share, while bits are free) to the next exclusive waiter, firing the callbacks met
+     * on the way. Declines (returns false) for a wake-up from {@link #wakeAll}, one already passed on by this
+     * sleeper, and one that has been passed on {@code ws_active + WAIT_QUEUES} times already, so waiters that
+     * all fail their own check cannot circulate a wake-up forever.
+     *
+     * @throws IllegalStateException if {@code await} has not returned a wake-up since the last prepare
+     */
+    boolean passWakeOn(Sleeper sleeper);
 
     /**
      * Registers a non-exclusive callback waiter ({@code sbitmap_add_wait_queue}).

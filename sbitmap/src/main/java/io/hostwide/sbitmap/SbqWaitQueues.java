@@ -101,7 +101,7 @@ final class SbqWaitQueues {
             // Only the thread whose CAS moves wakeup_cnt on by a batch wakes that batch.
             int witness = (int) CTR.compareAndExchange(ctr, WAKEUP_CNT, wakeups, wakeups + batch);
             if (witness == wakeups) {
-                wakeNr(batch);
+                wakeNr(batch, 0);
                 wakeups += batch; // a large batch free may owe more than one batch: loop
             } else {
                 wakeups = witness;
@@ -111,9 +111,11 @@ final class SbqWaitQueues {
 
     /**
      * Wakes up to {@code nr} exclusive waiters, and every callback met on the way,
-     * starting at wake_index and advancing it before each queue is inspected.
+     * starting at wake_index and advancing it before each queue is inspected
+     * ({@code __sbitmap_queue_wake_up}). {@code hops} is how often this wake-up was
+     * passed on already (0 for a completed batch), recorded in each sleeper woken.
      */
-    void wakeNr(int nr) {
+    void wakeNr(int nr, int hops) {
         int start = (int) CTR.getOpaque(ctr, WAKE_INDEX);
         int index = start;
         for (int i = 0; i < ws.length; i++) {
@@ -122,7 +124,7 @@ final class SbqWaitQueues {
             if (q.count == 0) {
                 continue;
             }
-            int woken = wakeQueue(q, nr, false);
+            int woken = wakeQueue(q, nr, false, hops);
             if (woken >= nr) {
                 break;
             }
@@ -137,13 +139,13 @@ final class SbqWaitQueues {
     void wakeAll() {
         for (Queue q : ws) {
             if (q.count != 0) {
-                wakeQueue(q, Integer.MAX_VALUE, true);
+                wakeQueue(q, Integer.MAX_VALUE, true, Sleeper.NO_PASS);
             }
         }
     }
 
     /** Unlinks and wakes up to {@code nr} exclusive waiters (all when {@code all}); returns how many. */
-    private int wakeQueue(Queue q, int nr, boolean all) {
+    private int wakeQueue(Queue q, int nr, boolean all, int hops) {
         WaitEntry fired = null;
         int woken = 0;
         q.lock.lock();
@@ -152,7 +154,7 @@ final class SbqWaitQueues {
             while ((all || woken < nr) && (w = q.waiters.pollFirst()) != null) {
                 CTR.getAndAdd(ctr, WS_ACTIVE, -1);
                 if (w instanceof Sleeper s) {
-                    s.wake();
+                    s.wake(hops);
                     woken++;
                 } else {
                     WaitEntry e = (WaitEntry) w;
@@ -179,8 +181,15 @@ final class SbqWaitQueues {
         }
     }
 
-    /** {@code sbitmap_prepare_to_wait}: links an exclusive sleeper on queue {@code queue}. */
+    /**
+     * {@code sbitmap_prepare_to_wait}: links an exclusive sleeper of the calling
+     * thread at the tail of queue {@code queue}.
+     */
     void prepareToWait(int queue, Sleeper sleeper) {
+        sleeper.thread = Thread.currentThread();
+        sleeper.queue = queue;
+        sleeper.woken = false; // volatile write, before the link below (the waker reads it after unlinking)
+        sleeper.consumed = false;
         // Volatile RMW: pairs with the volatile ws_active read in wakeUp(); the caller re-reads the
         // bitmap after this, so either it sees the free or the freer sees this waiter.
         CTR.getAndAdd(ctr, WS_ACTIVE, 1);
@@ -196,11 +205,16 @@ final class SbqWaitQueues {
 
     /**
      * {@code sbitmap_finish_wait}: unlinks the sleeper if still linked. If a waker
-     * already took it off the queue, that wake-up was meant for somebody: it is
-     * passed on to the next exclusive waiter.
+     * already took it off the queue and its owner did not take that wake-up from
+     * {@link Sleeper#await} (it got a bit on its own, timed out or was
+     * interrupted), the wake-up was meant for somebody: it is passed on to the next
+     * exclusive waiter. After a wake-up the owner did take, this does nothing.
      */
-    void finishWait(int queue, Sleeper sleeper) {
-        Queue q = ws[queue];
+    void finishWait(Sleeper sleeper) {
+        if (sleeper.consumed) {
+            return; // await() saw woken, which the waker set after unlinking (list_empty_careful)
+        }
+        Queue q = ws[sleeper.queue];
         boolean removed;
         q.lock.lock();
         try {
@@ -212,9 +226,30 @@ final class SbqWaitQueues {
         } finally {
             q.lock.unlock();
         }
-        if (!removed) {
-            wakeNr(1);
+        // A waker sets woken under the queue lock, so a sleeper not found here and not woken was never linked.
+        if (!removed && sleeper.woken) {
+            wakeNr(1, 0);
         }
+    }
+
+    /**
+     * Passes on a wake-up that {@code sleeper} took but could not use: wakes the
+     * next exclusive waiter (and the callbacks met on the way), unless the wake-up
+     * came from {@link #wakeAll} or has travelled {@code ws_active + 8} hops already,
+     * so waiters that all fail a check of their own cannot hand one wake-up round
+     * forever. Returns whether it was passed on.
+     */
+    boolean passWakeOn(Sleeper sleeper) {
+        if (!sleeper.consumed) {
+            throw new IllegalStateException("only a wake-up taken from Sleeper.await() can be passed on");
+        }
+        int hops = sleeper.hops;
+        if (hops == Sleeper.NO_PASS || hops >= wsActive() + SbitmapQueue.WAIT_QUEUES) {
+            return false;
+        }
+        sleeper.hops = Sleeper.NO_PASS; // passed once: a second call declines
+        wakeNr(1, hops + 1);
+        return true;
     }
 
     /** {@code sbitmap_add_wait_queue}: links a non-exclusive callback entry. */

@@ -21,7 +21,8 @@ import java.util.Objects;
  *   <li>{@link #recalculateWakeBatch} re-runs the wake-up check, so completions already
  *       counted can wake a now-smaller batch at once;</li>
  *   <li>an exclusive waiter that gives up (timeout, interrupt) or gets a bit on its own
- *       after a waker picked it passes that wake-up on.</li>
+ *       after a waker picked it passes that wake-up on, and one that was woken but cannot
+ *       use the wake-up can pass it on ({@link #passWakeOn}).</li>
  * </ul>
  */
 public final class ShardedSbitmapQueue implements SbitmapQueue {
@@ -173,16 +174,14 @@ public final class ShardedSbitmapQueue implements SbitmapQueue {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            int queue = waitIndex.nextQueue();
-            me.woken = false;
-            waits.prepareToWait(queue, me);
+            waits.prepareToWait(waitIndex.nextQueue(), me);
             bit = sb.get(hint);
             if (bit >= 0) {
-                waits.finishWait(queue, me);
+                waits.finishWait(me);
                 return bit;
             }
             if (!me.await(timed, deadline)) {
-                waits.finishWait(queue, me);
+                waits.finishWait(me);
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
@@ -193,6 +192,25 @@ public final class ShardedSbitmapQueue implements SbitmapQueue {
                 return bit;
             }
         }
+    }
+
+    @Override
+    public void prepareToWait(Sleeper sleeper, WaitIndex waitIndex) {
+        Objects.requireNonNull(sleeper, "sleeper");
+        Objects.requireNonNull(waitIndex, "waitIndex");
+        waits.prepareToWait(waitIndex.nextQueue(), sleeper);
+    }
+
+    @Override
+    public void finishWait(Sleeper sleeper) {
+        Objects.requireNonNull(sleeper, "sleeper");
+        waits.finishWait(sleeper);
+    }
+
+    @Override
+    public boolean passWakeOn(Sleeper sleeper) {
+        Objects.requireNonNull(sleeper, "sleeper");
+        return waits.passWakeOn(sleeper);
     }
 
     @Override

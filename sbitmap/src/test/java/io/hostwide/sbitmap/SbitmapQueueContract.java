@@ -2,7 +2,9 @@ package io.hostwide.sbitmap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -11,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -313,6 +316,199 @@ abstract class SbitmapQueueContract extends AllocationContract {
         assertThat(bit.get()).isEqualTo(held.get(3));
         assertThat(q.dump().wakeIndex()).isEqualTo((before + 1) % 8);
         assertThatThrownBy(() -> q.addWaitQueue(null, new WaitIndex())).isInstanceOf(NullPointerException.class);
+    }
+
+    /**
+     * The open-coded wait loop (blk_mq_get_tag's): a woken sleeper that cannot use
+     * its wake-up hands it to the next exclusive waiter, exactly once. Single
+     * thread: the sleepers are only linked and woken, never parked.
+     */
+    @Test
+    void aWokenSleeperThatCannotUseTheWakeUpPassesItOnOnce() {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1)); // batch 1
+        List<Integer> held = fill(q, 1);
+        Sleeper first = new Sleeper();
+        Sleeper second = new Sleeper();
+        q.prepareToWait(first, new WaitIndex()); // both on queue 0, first ahead
+        q.prepareToWait(second, new WaitIndex());
+        assertThat(q.dump().wsActive()).isEqualTo(2);
+        assertThatThrownBy(() -> q.passWakeOn(first)).isInstanceOf(IllegalStateException.class);
+
+        q.clear(held.get(0), 0);
+        assertThat(first.isWoken()).isTrue();
+        assertThat(second.isWoken()).isFalse();
+        assertThat(first.await()).isTrue();
+        assertThat(q.passWakeOn(first)).isTrue();
+        assertThat(second.isWoken()).isTrue();
+        assertThat(q.dump().wsActive()).isZero();
+        assertThat(q.passWakeOn(first)).as("a wake-up is passed on once").isFalse();
+
+        // finishWait after a taken wake-up has nothing to unlink and passes nothing on.
+        assertThat(second.await()).isTrue();
+        Sleeper third = new Sleeper();
+        q.prepareToWait(third, new WaitIndex());
+        q.finishWait(second);
+        assertThat(third.isWoken()).isFalse();
+        q.finishWait(third); // still linked: just unlinked
+        assertThat(q.dump().wsActive()).isZero();
+        assertThat(third.isWoken()).isFalse();
+    }
+
+    @Test
+    void aWakeUpNotTakenFromAwaitIsPassedOnByFinishWait() {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1)); // batch 1
+        List<Integer> held = fill(q, 1);
+        Sleeper first = new Sleeper();
+        Sleeper second = new Sleeper();
+        q.prepareToWait(first, new WaitIndex());
+        q.prepareToWait(second, new WaitIndex());
+        q.clear(held.get(0), 0);
+        assertThat(first.isWoken()).isTrue();
+        // first got a bit on its own (its re-try after prepare): the wake-up goes to second.
+        q.finishWait(first);
+        assertThat(second.isWoken()).isTrue();
+        assertThat(q.dump().wsActive()).isZero();
+        // A sleeper never prepared has nothing to unlink or pass on.
+        Sleeper third = new Sleeper();
+        q.prepareToWait(third, new WaitIndex());
+        q.finishWait(new Sleeper());
+        assertThat(third.isWoken()).isFalse();
+        q.finishWait(third);
+        assertThat(q.dump().wsActive()).isZero();
+    }
+
+    @Test
+    void aWakeUpFromWakeAllIsNotPassedOn() {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1));
+        fill(q, 1);
+        Sleeper first = new Sleeper();
+        q.prepareToWait(first, new WaitIndex());
+        q.wakeAll();
+        assertThat(first.await()).isTrue();
+        Sleeper second = new Sleeper();
+        q.prepareToWait(second, new WaitIndex());
+        assertThat(q.passWakeOn(first)).isFalse();
+        assertThat(second.isWoken()).isFalse();
+        q.finishWait(second);
+        assertThat(q.dump().wsActive()).isZero();
+    }
+
+    /**
+     * Waiters that all fail a check of their own and go back to wait cannot hand
+     * one wake-up round forever: the chain stops within ws_active + 8 hops.
+     */
+    @Test
+    void aWakeUpPassedRoundWaitersThatAllDeclineStops() {
+        SbitmapQueue q = create(SbitmapConfig.of(8, 1)); // batch 1
+        List<Integer> held = fill(q, 1);
+        List<Sleeper> sleepers = new ArrayList<>();
+        WaitIndex wi = new WaitIndex();
+        for (int i = 0; i < 3; i++) {
+            Sleeper s = new Sleeper();
+            sleepers.add(s);
+            q.prepareToWait(s, wi);
+        }
+        q.clear(held.get(0), 0);
+        int passes = 0;
+        for (;;) {
+            Sleeper w = sleepers.stream().filter(Sleeper::isWoken).findFirst().orElseThrow();
+            assertThat(w.await()).isTrue();
+            if (!q.passWakeOn(w)) {
+                q.prepareToWait(w, wi);
+                break;
+            }
+            passes++;
+            assertThat(passes).as("hops").isLessThanOrEqualTo(3 + SbitmapQueue.WAIT_QUEUES);
+            q.prepareToWait(w, wi); // goes back to wait, as a sleeper failing its own check does
+        }
+        assertThat(passes).isPositive();
+        assertThat(q.dump().wsActive()).isEqualTo(3);
+        assertThat(sleepers).noneMatch(Sleeper::isWoken);
+    }
+
+    /**
+     * blk_mq_get_tag's open-coded loop under contention: 24 threads in 3 groups on
+     * 8 bits, each group held to 4 bits by a check of its own that runs before the
+     * bitmap (hctx_may_queue), so woken waiters fail it with bits free and pass the
+     * wake-up on. Every thread must finish every iteration; a lost wake-up hangs,
+     * which the preemptive bound turns into a failure.
+     */
+    @Test
+    void waitersWithAnOwnCheckThatPassUnusableWakeUpsOnAllFinish() {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            SbitmapQueue q = create(SbitmapConfig.of(8, 24));
+            int groups = 3;
+            int limit = 4;
+            int iterations = 1000;
+            AtomicIntegerArray held = new AtomicIntegerArray(groups);
+            AtomicInteger finished = new AtomicInteger();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < 24; t++) {
+                int hint = t;
+                int group = t % groups;
+                WaitIndex wi = new WaitIndex();
+                threads.add(Thread.ofPlatform().daemon().unstarted(() -> {
+                    try {
+                        Sleeper me = new Sleeper();
+                        for (int i = 0; i < iterations; i++) {
+                            int bit = getWithOwnCheck(q, hint, wi, me, held, group, limit);
+                            Thread.yield();
+                            held.decrementAndGet(group);
+                            q.clear(bit, hint);
+                        }
+                        finished.incrementAndGet();
+                    } catch (Throwable e) {
+                        failure.set(e);
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertThat(failure.get()).isNull();
+            assertThat(finished.get()).isEqualTo(24);
+            assertThat(q.busy()).isZero();
+            assertThat(q.dump().wsActive()).isZero();
+        });
+    }
+
+    /** One allocation as blk_mq_get_tag makes it: own check first, then the bitmap; exclusive sleeps. */
+    private static int getWithOwnCheck(SbitmapQueue q, int hint, WaitIndex wi, Sleeper me,
+                                       AtomicIntegerArray held, int group, int limit) {
+        boolean woken = false;
+        for (;;) {
+            int bit = tryWithOwnCheck(q, hint, held, group, limit);
+            if (bit >= 0) {
+                return bit;
+            }
+            if (woken && q.busy() < q.depth()) {
+                q.passWakeOn(me);
+            }
+            q.prepareToWait(me, wi);
+            bit = tryWithOwnCheck(q, hint, held, group, limit);
+            if (bit >= 0) {
+                q.finishWait(me);
+                return bit;
+            }
+            assertThat(me.await()).isTrue();
+            q.finishWait(me);
+            woken = true;
+        }
+    }
+
+    private static int tryWithOwnCheck(SbitmapQueue q, int hint, AtomicIntegerArray held,
+                                       int group, int limit) {
+        if (held.incrementAndGet(group) > limit) {
+            held.decrementAndGet(group);
+            return -1;
+        }
+        int bit = q.get(hint);
+        if (bit < 0) {
+            held.decrementAndGet(group);
+        }
+        return bit;
     }
 
     /**
