@@ -9,6 +9,7 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,15 +50,16 @@ class CopyRunnerTest {
 
     @Test
     void aStopRequestFinishesStartedChunksAndReportsTheDonePrefix() throws Exception {
-        try (BlockDevice a = BlockDevices.open("null:memory_backed=1,size=64,irqmode=2,completion_nsec=200000");
+        // 1024 chunks, 2 in flight, 1 ms each: about 0.5 s of copying. The stop comes once a few chunks have
+        // landed (not after a fixed sleep, which a loaded machine can stretch past the whole copy).
+        try (BlockDevice a = BlockDevices.open("null:memory_backed=1,size=64,irqmode=2,completion_nsec=1000000");
              BlockDevice b = BlockDevices.open("null:memory_backed=1,size=64")) {
             CopyPlan plan = new CopyPlan(0, 0, 64L << 20, 64 * 1024, 2, 1, 1);
             Interrupts in = Interrupts.none();
             Thread.ofPlatform().start(() -> {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException ignored) {
-                    return;
+                long until = System.nanoTime() + 30_000_000_000L;
+                while (b.queue().snapshot().completed() < 4 && System.nanoTime() < until) {
+                    LockSupport.parkNanos(200_000);
                 }
                 in.requestStop();
             });
