@@ -56,6 +56,8 @@ public final class RequestQueue implements AutoCloseable {
     final Hctx.Counters timeoutsFired = new Hctx.Counters();
     /** hctx runs requested by completions themselves ({@link SharedTagModes} completion-run modes). */
     final Hctx.Counters completionRuns = new Hctx.Counters();
+    /** Times a submitter slept in tag allocation ({@code blk_mq_get_tag}'s io_schedule); slow path only. */
+    final Hctx.Counters tagSleeps = new Hctx.Counters();
     final RequeueList requeue;
     /** Merges, counted as {@code /sys/block/<dev>/stat}'s read merges and write merges. */
     final Hctx.Counters readMerges = new Hctx.Counters();
@@ -383,6 +385,14 @@ public final class RequestQueue implements AutoCloseable {
     /** The attached scheduler, null for {@code none}; its {@code queue/iosched/} attributes are on it. */
     public IoScheduler scheduler() {
         return elevator;
+    }
+
+    /**
+     * Times a submitter of this queue slept waiting for a tag (a driver tag with none, a scheduler tag with an
+     * elevator): 0 while the tags never run out.
+     */
+    public long tagSleeps() {
+        return tagSleeps.get();
     }
 
     /** hctx runs that completions requested unconditionally (0 unless a completion-run {@link SharedTagModes} is set). */

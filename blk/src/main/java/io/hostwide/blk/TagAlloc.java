@@ -232,6 +232,7 @@ final class TagAlloc {
                 bt.finishWait(wait);   // passes on a wake-up that raced in
                 return tag;
             }
+            h.q.tagSleeps.inc();   // statistics: the slow path, about to sleep anyway
             if (!wait.await()) {
                 bt.finishWait(wait);   // interrupted: unlink, or pass on a wake-up that raced in
                 return -1;

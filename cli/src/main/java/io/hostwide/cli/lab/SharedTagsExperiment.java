@@ -59,7 +59,7 @@ final class SharedTagsExperiment implements Experiment {
                         + "bs=4k, one job per disk, iodepth=" + IODEPTH + ", " + run.cellNanos() / 1_000_000
                         + " ms per cell",
                 LabReport.table("hw_queues", "host_tagset", "scheduler", "tag depth", "KIOPS", "bound KIOPS",
-                        "% of bound", "p99 us", "CPU us/IO"),
+                        "% of bound", "p99 us", "CPU us/IO", "tag sleeps/IO"),
                 "seed 000, John Garry, cover letter of the host_tagset series, 12x SAS SSD on hisi_sas v3",
                 LabReport.table("kernel", "scheduler", "depth 4000", "depth 260")
                         .add("baseline v5.9-rc1", "none", "2094K", "513K")
@@ -92,18 +92,30 @@ final class SharedTagsExperiment implements Experiment {
             }
             DiskSetTarget target = new DiskSetTarget(disks);
             run.warmUp(target, "randread", BS, IODEPTH, disks.size());
+            long sleeps0 = tagSleeps(disks);
             long cpu0 = LabRun.processCpuNanos();
             BenchResult res = run.cell(target, "randread", BS, IODEPTH, disks.size());
             long cpu1 = LabRun.processCpuNanos();
+            long sleeps = tagSleeps(disks) - sleeps0;
             double k = Hbas.kiops(res.read().iops());
             double bound = boundKiops(depth, ndelay);
             double cpu = LabRun.cpuMicrosPerIo(cpu0, cpu1, res.read().ios());
             r.ours.add(hwQueues, hba.hosts().get(0).hostTagset() ? 1 : 0, sched, depth, k, bound,
-                    100 * k / bound, res.read().p99() / 1e3, cpu);
+                    100 * k / bound, res.read().p99() / 1e3, cpu,
+                    res.read().ios() == 0 ? 0.0 : (double) sleeps / res.read().ios());
             run.note("shared-tags: " + hwQueues + " hw queue(s), " + sched + ", depth " + depth + " done");
             r.interrupted |= res.interrupted();
             return new double[] {k / bound, cpu};
         }
+    }
+
+    /** Submitter sleeps in tag allocation over the cell's disks ({@code RequestQueue#tagSleeps}). */
+    private static long tagSleeps(List<ScsiDisk> disks) {
+        long n = 0;
+        for (ScsiDisk d : disks) {
+            n += d.queue().tagSleeps();
+        }
+        return n;
     }
 
     /**

@@ -10,10 +10,12 @@ import static org.assertj.core.api.Assertions.within;
 class SharedTagsExperimentTest {
 
     /**
-     * Only completeness and arithmetic are asserted: the IOPS differences between tag depths, schedulers and queue
-     * layouts move with the load on a 2-core machine (twelve job threads share two cores), so no direction is
-     * checked. The table must have all 8 cells with positive IOPS, host_tagset must be on exactly for 16 queues,
-     * and each cell's latency bound must be min(tag depth, 12 x 32) / latency.
+     * No IOPS direction is asserted: the differences between tag depths, schedulers and queue layouts move with the
+     * load on a 2-core machine (twelve job threads share two cores). Asserted: all 8 cells with positive IOPS,
+     * host_tagset on exactly for 16 queues, each cell's latency bound min(tag depth, 12 x 32) / latency, and the
+     * mechanism the seed is about, which no load changes: at depth 4000 no submitter ever sleeps for a tag; at 260
+     * with none (384 wanted, a fair share of 22 per LUN) submitters sleep in tag allocation, while mq-deadline's
+     * submitters take scheduler tags and their requests wait in the scheduler instead.
      */
     @Test
     void quickRunFillsEveryCell() throws Exception {
@@ -28,6 +30,12 @@ class SharedTagsExperimentTest {
             double latencySeconds = new SharedTagsExperiment().defaultNdelayNanos() / 1e9;
             assertThat(LabTesting.number(row, 5)).as("bound KIOPS of %s", row)
                     .isCloseTo(Math.min(depth, 384) / latencySeconds / 1e3, within(1e-6));
+            double sleeps = LabTesting.number(row, 9);
+            if (depth == 4000 || "mq-deadline".equals(row.get(2))) {
+                assertThat(sleeps).as("tag sleeps/IO of %s", row).isZero();
+            } else {
+                assertThat(sleeps).as("tag sleeps/IO of %s", row).isPositive();
+            }
         }
         assertThat(r.shown).isNotNull();
         assertThat(r.seed.rows()).hasSize(6);
