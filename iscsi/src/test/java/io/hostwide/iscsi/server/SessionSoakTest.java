@@ -89,7 +89,7 @@ class SessionSoakTest {
     }
 
     /** Every data transfer flavour of RFC 7143 §3.2.4.2, and digests, across the sessions. */
-    private static String[] keys(int s) {
+    static String[] keys(int s) {
         return switch (s % 4) {
             case 0 -> new String[] {"ImmediateData=No", "InitialR2T=Yes", "MaxRecvDataSegmentLength=16384"};
             case 1 -> new String[] {"ImmediateData=Yes", "InitialR2T=No", "MaxRecvDataSegmentLength=65536"};

@@ -22,9 +22,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * One soak-test initiator: a sender thread keeps {@link #DEPTH} stamped READ(10)/WRITE(10) commands in flight over
@@ -61,6 +63,18 @@ final class SoakSession {
     private volatile int expStatSn;
     private volatile int maxCmdSn;
     private int nextItt = 1;
+    /**
+     * The ITT of the write {@link #dropInWriteBurst} abandons (never in {@link #outstanding}; 0 before the drop,
+     * ITTs start at 1 and never repeat): the target may solicit its data with an R2T before the socket closes.
+     */
+    private volatile int abandonedItt;
+    /** Counted down when the receiver sees the abandoned write's R2T. */
+    final CountDownLatch abandonedR2t = new CountDownLatch(1);
+    /**
+     * Test knob: the drop closes the socket only once the abandoned write's R2T was received, forcing the
+     * interleaving a loaded machine produces when the sender is preempted between the command and the close.
+     */
+    boolean closeAfterAbandonedR2t;
 
     /** One command in flight. */
     private static final class Cmd {
@@ -99,10 +113,18 @@ final class SoakSession {
 
     /** Runs until {@code deadline} (nanoTime); drops and reinstates the connection at {@code dropAt} if not 0. */
     void run(long deadline, long dropAt) throws Exception {
+        run(() -> System.nanoTime() - deadline < 0, () -> dropAt != 0 && System.nanoTime() - dropAt >= 0);
+    }
+
+    /**
+     * Issues commands while {@code more} holds; drops and reinstates the connection the first time {@code dropNow}
+     * holds; then waits for every registered command's answer and closes.
+     */
+    void run(BooleanSupplier more, BooleanSupplier dropNow) throws Exception {
         Thread receiver = connect();
-        boolean dropped = dropAt == 0;
-        while (System.nanoTime() < deadline && errors.isEmpty()) {
-            if (!dropped && System.nanoTime() >= dropAt) {
+        boolean dropped = false;
+        while (more.getAsBoolean() && errors.isEmpty()) {
+            if (!dropped && dropNow.getAsBoolean()) {
                 dropped = true;
                 receiver = dropInWriteBurst(receiver);
                 continue;
@@ -367,6 +389,10 @@ final class SoakSession {
 
     private void r2t(TestInitiator i, R2t r) {
         maxCmdSn = r.maxCmdSn();
+        if (r.initiatorTaskTag() == abandonedItt) { // legal: it waits for data we never send; the drop ends it
+            abandonedR2t.countDown();
+            return;
+        }
         Cmd c = outstanding.get(r.initiatorTaskTag());
         if (c == null || !c.write) {
             fail("R2T for a task not outstanding as a write: itt " + r.initiatorTaskTag());
@@ -396,9 +422,9 @@ final class SoakSession {
     }
 
     /**
-     * Sends a burst of writes, the last one with only part of its data, and closes the socket under them; then
-     * logs in again with the same ISID (session reinstatement, RFC 7143 §6.3.5). The dropped commands' fate is
-     * unknown to us, so their writes stay unacknowledged in the history; none may complete on the new connection.
+     * Sends a burst of writes, then one whose data never comes, and closes the socket under them; then logs in
+     * again with the same ISID (session reinstatement, RFC 7143 §6.3.5). The dropped commands' fate is unknown to
+     * us, so their writes stay unacknowledged in the history; none may complete on the new connection.
      */
     private Thread dropInWriteBurst(Thread receiver) throws Exception {
         for (int n = 0; n < 8 && slots.tryAcquire(); n++) {
@@ -408,26 +434,42 @@ final class SoakSession {
         while (!locks.tryLock(ownFirst, MAX_BLOCKS, true)) { // held for good: its fate stays unknown
             Thread.yield();
         }
-        synchronized (i) { // a large write that announces unsolicited data it will never send
-            long gen = history.newWrite();
-            byte[] data = new byte[MAX_BLOCKS * WriteHistory.BLOCK];
-            for (int b = 0; b < MAX_BLOCKS; b++) {
-                BlockStamp.stamp(data, b * WriteHistory.BLOCK, ownFirst + b, index, gen);
-            }
-            i.send(new ScsiCommand(false, false, false, true, 1, 0, nextItt++, data.length, i.cmdSn++, expStatSn,
-                    cdb(0x2a, 0, (int) (ownFirst >>> 24), (int) (ownFirst >>> 16 & 0xff),
-                            (int) (ownFirst >>> 8 & 0xff), (int) (ownFirst & 0xff), 0, 0, MAX_BLOCKS, 0), -1,
-                    null));
-            issued++;
-            lost++; // never registered: a response for it would be reported as unknown
-            i.close();
+        sendAbandonedWrite(i);
+        if (closeAfterAbandonedR2t && !abandonedR2t.await(30, TimeUnit.SECONDS)) {
+            fail("session " + index + ": no R2T for the abandoned write, itt " + abandonedItt);
         }
-        receiver.join(10_000);
+        i.close();
+        receiver.join(30_000);
+        if (receiver.isAlive()) { // it would still read the old connection while we reuse outstanding and slots
+            fail("session " + index + ": receiver of the dropped connection did not stop");
+        }
+        abandonedItt = 0; // an R2T for it on the new connection would be a task leaked across the reinstatement
         lost += outstanding.size(); // their blocks stay locked: a late landing must not race a new write
         slots.release(outstanding.size());
         outstanding.clear();
         drops++;
         return connect();
+    }
+
+    /**
+     * A large write, within the CmdSN window (RFC 7143 §3.2.2.1), whose data never comes: with InitialR2T=No it
+     * announces unsolicited Data-Out (F = 0) that is never sent; with InitialR2T=Yes it is final and the target
+     * solicits the data with an R2T we never answer, and that R2T may arrive before the close. Either way the
+     * target holds it waiting for data when the connection drops. Never registered as outstanding: a response
+     * for it would be reported as unknown.
+     */
+    private void sendAbandonedWrite(TestInitiator i) throws IOException {
+        waitForWindow(i);
+        int itt = nextItt++;
+        abandonedItt = itt; // before the send, so the receiver knows it when the R2T comes
+        issued++;
+        lost++;
+        ByteBuffer cdb = cdb(0x2a, 0, (int) (ownFirst >>> 24), (int) (ownFirst >>> 16 & 0xff),
+                (int) (ownFirst >>> 8 & 0xff), (int) (ownFirst & 0xff), 0, 0, MAX_BLOCKS, 0);
+        synchronized (i) {
+            i.send(new ScsiCommand(false, has("InitialR2T=Yes"), false, true, 1, 0, itt,
+                    MAX_BLOCKS * WriteHistory.BLOCK, i.cmdSn++, expStatSn, cdb, -1, null));
+        }
     }
 
     private void fail(String what) {
