@@ -103,7 +103,9 @@ class CopyBadInputTest {
         StringWriter out = new StringWriter();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(new StringWriter(), true));
-        int status = cl.execute("copy", "--from", "null:memory_backed=1,size=64,irqmode=2,completion_nsec=2000000",
+        // 1024 records of 64 KiB, 2 in flight, 20 ms each: about 10 s if nothing stops it, so a Ctrl-C whose
+        // delivery a loaded machine delays (once past the whole copy at 2 ms per record) still lands inside it.
+        int status = cl.execute("copy", "--from", "null:memory_backed=1,size=64,irqmode=2,completion_nsec=20000000",
                 "--to", "null:memory_backed=1,size=64", "--iodepth", "2", "--numjobs", "1");
         ctrlC.join();
         assertThat(status).isEqualTo(130);
