@@ -69,6 +69,12 @@ public final class LsCommand implements Callable<Integer> {
             try {
                 targets = PortalListing.list(discovery, verbose);
             } catch (IOException e) {
+                if (json) {   // a script reading stdout still gets one document, with the reason
+                    tree.put("portal", discovery.url().toString());
+                    tree.put("error", e.getMessage());
+                    spec.commandLine().getOut().print(Json.pretty(tree) + "\n");
+                    spec.commandLine().getOut().flush();
+                }
                 return fail(e.getMessage());
             }
             tree.put("portal", discovery.url().toString());

@@ -37,10 +37,11 @@ public record LsDevice(String hctl, Integer host, Integer channel, Integer targe
         Detail detail = null;
         if (verbose) {
             RequestQueue q = d.queue();
+            DeviceInfo disk = i != null && i.peripheralType() == 0 ? i : null;   // block attributes: disks only
             detail = new Detail(d.queueDepth(), h.canQueue(), h.nrHwQueues(), h.hostTagset(), q.isRotational(),
-                    q.schedulerName(), i == null ? q.logicalBlockSize() : i.logicalBlockSize(),
-                    i == null ? null : i.thinProvisioned(), i == null ? null : i.lbpu(), i == null ? null : i.lbpws(),
-                    i == null ? null : i.maxTransferBlocks());
+                    q.schedulerName(), disk == null ? q.logicalBlockSize() : disk.logicalBlockSize(),
+                    disk == null ? null : disk.thinProvisioned(), disk == null ? null : disk.lbpu(),
+                    disk == null ? null : disk.lbpws(), disk == null ? null : disk.maxTransferBlocks());
         }
         int c = d.target().channel();
         int t = d.target().id();

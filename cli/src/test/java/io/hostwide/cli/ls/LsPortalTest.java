@@ -125,6 +125,11 @@ class LsPortalTest {
         assertThat(refused.status()).isEqualTo(1);
         assertThat(refused.err()).isEqualTo("hostwide ls: cannot connect to iSCSI portal 127.0.0.1:" + free
                 + ": Connection refused\n");
+        Run refusedJson = LsCommandTest.run("ls", "--json", "iscsi://127.0.0.1:" + free);
+        assertThat(refusedJson.status()).isEqualTo(1);
+        JsonNode doc = Json.mapper().readTree(refusedJson.out());
+        assertThat(doc.get("portal").asText()).isEqualTo("iscsi://127.0.0.1:" + free);
+        assertThat(doc.get("error").asText()).contains("Connection refused");
         Run knob = LsCommandTest.run("ls", portal + ",colour=red");
         assertThat(knob.status()).isEqualTo(2);
         assertThat(knob.err()).startsWith("hostwide ls: iscsi: unknown knob 'colour'");
