@@ -30,6 +30,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "and debug:)")
     String scheduler;
 
+    @Option(names = "--switch-scheduler", paramLabel = "AT=NAME",
+            description = "Change the scheduler while the jobs run, AT after the start (repeatable), e.g. "
+                    + "5s=mq-deadline: the queue is frozen for the switch, as a sysfs scheduler write is")
+    java.util.List<String> switchScheduler = new java.util.ArrayList<>();
+
     @Option(names = "--rw", paramLabel = "MODE", defaultValue = "randread",
             description = "read, write, randread, randwrite, rw or randrw (default: ${DEFAULT-VALUE})")
     String rw;
@@ -71,6 +76,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         BenchSpec spec = validate();
+        SchedulerSwitches switches = SchedulerSwitches.parse(switchScheduler, spec.runtimeNanos());
         Interrupts interrupts = Interrupts.install();
         try (BlockDeviceTarget target = BlockDeviceTarget.open(device)) {
             if (scheduler != null) {
@@ -82,9 +88,16 @@ public final class BenchCommand implements Callable<Integer> {
                 out.flush();
             }
             BenchRunner runner = new BenchRunner(target, spec, interrupts, json ? null : System.out);
-            BenchResult result = runner.run();
+            BenchResult result;
+            try (switches) {
+                switches.start(target, json ? null : System.out);
+                result = runner.run();
+            }
             if (json) {
                 Map<String, Object> tree = new LinkedHashMap<>(result.toTree());
+                if (!switches.isEmpty()) {
+                    tree.put("scheduler_switches", switches.done());
+                }
                 if (stat) {
                     tree.put("stat", target.stat());
                 }

@@ -75,6 +75,44 @@ class BenchCommandTest {
                         + "(have: none mq-deadline)");
     }
 
+    /**
+     * Issue 5: the scheduler is changeable at run time. Two switches during a 1.2 s run on an emulated SCSI disk with
+     * I/O in flight: both happen, in order, the queue ends on the last one, and no request fails.
+     */
+    @Test
+    void switchSchedulerChangesTheQueueWhileTheJobsRun() throws Exception {
+        Run r = run("bench", "--device", "debug:ndelay=20000,dev_size_mb=4", "--rw", "randrw", "--runtime", "1200ms",
+                "--iodepth", "8", "--numjobs", "2", "--switch-scheduler", "700ms=none",
+                "--switch-scheduler", "300ms=mq-deadline", "--json", "--stat");
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode tree = Json.mapper().readTree(r.out());
+        JsonNode sw = tree.get("scheduler_switches");
+        assertThat(sw).hasSize(2);
+        assertThat(sw.get(0).get("scheduler").asText()).isEqualTo("mq-deadline");
+        assertThat(sw.get(1).get("scheduler").asText()).isEqualTo("none");
+        assertThat(sw.get(0).get("at_s").asDouble()).isLessThan(sw.get(1).get("at_s").asDouble());
+        assertThat(tree.at("/stat/request_queue/scheduler").asText()).isEqualTo("[none] mq-deadline");
+        assertThat(tree.at("/errors").asLong()).isZero();
+        assertThat(tree.at("/read/ios").asLong() + tree.at("/write/ios").asLong()).isPositive();
+        assertThat(tree.at("/stat/request_queue/in_flight").asLong()).isZero();
+
+        String[][] bad = {
+            {"--switch-scheduler", "5s"}, {"--switch-scheduler", "1s=cfq"},
+            {"--runtime", "2s", "--switch-scheduler", "3s=none"}, {"--switch-scheduler", "0s=none"},
+        };
+        for (String[] c : bad) {
+            String[] args = new String[c.length + 3];
+            args[0] = "bench";
+            args[1] = "--device";
+            args[2] = "null";
+            System.arraycopy(c, 0, args, 3, c.length);
+            Run b = run(args);
+            assertThat(b.status()).as(String.join(" ", c)).isEqualTo(2);
+            assertThat(b.err().lines().findFirst().orElse("")).as(String.join(" ", c))
+                    .startsWith("hostwide bench: ").contains("--switch-scheduler");
+        }
+    }
+
     @Test
     void badOptionsAreOneLineWithStatus2() {
         String[][] cases = {
