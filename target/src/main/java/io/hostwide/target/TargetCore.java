@@ -45,6 +45,9 @@ public final class TargetCore implements AutoCloseable {
     private final CommandGate[] gates = new CommandGate[GateSlot.values().length];
     private final CommandTable noLunTable = NoLunCommands.table();
     private final TargetPort.Listener portListener = this::lunMapChanged;
+    /** Bound once: the I/O queue's steps for every queued command (no per-command method reference). */
+    private final IoQueue.Work queuedExecute = this::runQueued;
+    private final IoQueue.Completion queuedComplete = this::complete;
     private volatile int supportedTaskManagement;
     private final io.hostwide.target.tmf.TaskManagement taskManagement = new io.hostwide.target.tmf.TaskManagement(this);
     private volatile java.nio.file.Path aptplDirectory;
@@ -363,7 +366,7 @@ public final class TargetCore implements AutoCloseable {
         }
         IoQueue q = dev != null && d.has(CommandDescriptor.BACKSTORE_IO) ? dev.ioQueue() : null;
         if (q != null) {
-            if (!q.offer(cmd, this::runHandler)) {
+            if (!q.offer(cmd, queuedExecute, queuedComplete)) {
                 cmd.fail(SenseReason.TASK_SET_FULL);
                 complete(cmd);
             }
@@ -373,20 +376,24 @@ public final class TargetCore implements AutoCloseable {
     }
 
     private void runHandler(TargetCommand cmd) {
+        if (runQueued(cmd)) {
+            complete(cmd);
+        }
+    }
+
+    /** Runs the command's handler; true when it is done and to be completed (false: completed, or later). */
+    private boolean runQueued(TargetCommand cmd) {
         if (cmd.abortRequested()) {
-            complete(cmd); // SAM-5 §7.2: an aborted task that has not started does no work
-            return;
+            return true; // SAM-5 §7.2: an aborted task that has not started does no work
         }
         int r;
         try {
             r = cmd.descriptor.handler().execute(cmd);
         } catch (RuntimeException | Error e) {
             internalFailure(cmd, e);
-            return;
+            return false;
         }
-        if (r == CommandDescriptor.DONE) {
-            complete(cmd);
-        }
+        return r == CommandDescriptor.DONE;
     }
 
     private boolean failNow(TargetCommand cmd, SenseReason r) {

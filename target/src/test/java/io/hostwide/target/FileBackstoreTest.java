@@ -176,6 +176,22 @@ class FileBackstoreTest {
         }
     }
 
+    /**
+     * A response means its queue place is free: at queue_depth 1, a command sent as soon as the previous one's
+     * status arrived never meets TASK SET FULL (the place used to be given back only after the response went out).
+     */
+    @Test
+    void aCommandSentOnThePreviousResponseFindsItsQueuePlaceFree() throws Exception {
+        GatedBackstore open = new GatedBackstore();
+        open.gate.countDown();
+        try (Harness h = new Harness(new DeviceAttributes().queueDepth(1).ioThreads(1), open)) {
+            for (int i = 0; i < 2000; i++) {
+                assertThat(h.in(Harness.read10(i % 64, 1), BLOCK).status()).as("command %d", i)
+                        .isEqualTo(ScsiStatus.GOOD);
+            }
+        }
+    }
+
     @Test
     void fileSizeIsRoundedDownToBlocks(@TempDir Path dir) throws IOException {
         try (FileBackstore f = new FileBackstore(dir.resolve("odd.img"), 10 * BLOCK + 100, BLOCK, false)) {

@@ -39,6 +39,7 @@ public final class BlkIoQueue implements IoQueue {
     private final ArrayBlockingQueue<Request> started;
     private final TargetCommand[] slotCmd;
     private final Work[] slotWork;
+    private final Completion[] slotDone;
     private final AtomicIntegerArray slotBusy;
     private final int slotMask;
     private final AtomicLong nextSlot = new AtomicLong();
@@ -53,6 +54,7 @@ public final class BlkIoQueue implements IoQueue {
         this.slotMask = slots - 1;
         this.slotCmd = new TargetCommand[slots];
         this.slotWork = new Work[slots];
+        this.slotDone = new Completion[slots];
         this.slotBusy = new AtomicIntegerArray(slots);
         this.started = new ArrayBlockingQueue<>(this.depth);
         this.kblockd = new ThreadPoolKblockd(name + "-kblockd", 1);
@@ -84,7 +86,7 @@ public final class BlkIoQueue implements IoQueue {
     }
 
     @Override
-    public boolean offer(TargetCommand cmd, Work work) {
+    public boolean offer(TargetCommand cmd, Work work, Completion complete) {
         if (closed) {
             return false;
         }
@@ -94,10 +96,12 @@ public final class BlkIoQueue implements IoQueue {
         }
         slotCmd[slot] = cmd;
         slotWork[slot] = work;
+        slotDone[slot] = complete;
         ReqOp op = cmd.descriptor() != null && cmd.descriptor().has(CommandDescriptor.WRITES_MEDIUM) ? ReqOp.WRITE : ReqOp.READ;
         if (!submitters.get().trySubmit(op, slot, 0, null, ended, slot)) {
             slotCmd[slot] = null;
             slotWork[slot] = null;
+            slotDone[slot] = null;
             slotBusy.set(slot, 0);
             return false;
         }
@@ -118,19 +122,33 @@ public final class BlkIoQueue implements IoQueue {
             int slot = (int) rq.offset();
             TargetCommand cmd = slotCmd[slot];
             Work w = slotWork[slot];
+            Completion done = slotDone[slot];
             slotCmd[slot] = null;
             slotWork[slot] = null;
+            slotDone[slot] = null;
+            boolean completeNow = false;
             try {
-                w.run(cmd);
+                completeNow = w.run(cmd);
             } catch (RuntimeException e) {
-                // only a fabric's complete() can throw here; the worker must survive it
-                Thread t = Thread.currentThread();
-                t.getUncaughtExceptionHandler().uncaughtException(t, e);
+                uncaught(e);
             } finally {
                 slotBusy.set(slot, 0);
                 rq.complete(BlkStatus.OK); // frees the tag: the next command may enter
             }
+            if (completeNow) {   // after the tag is free: the response may prompt the initiator's next command
+                try {
+                    done.run(cmd);
+                } catch (RuntimeException e) {
+                    uncaught(e);
+                }
+            }
         }
+    }
+
+    /** Only a fabric's complete() can throw here; the worker must survive it. */
+    private static void uncaught(RuntimeException e) {
+        Thread t = Thread.currentThread();
+        t.getUncaughtExceptionHandler().uncaughtException(t, e);
     }
 
     @Override
