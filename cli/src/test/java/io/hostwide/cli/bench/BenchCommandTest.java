@@ -1,34 +1,20 @@
 package io.hostwide.cli.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hostwide.cli.Main;
+import io.hostwide.cli.CliRun;
 import io.hostwide.cli.util.Json;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-
+import static io.hostwide.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class BenchCommandTest {
 
-    private record Run(int status, String out, String err) {
-    }
 
-    private static Run run(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int status = cl.execute(args);
-        return new Run(status, out.toString(), err.toString());
-    }
 
     @Test
     void jsonRunOnTheNullDeviceReportsIosAndPercentiles() throws Exception {
-        Run r = run("bench", "--device", "null:submit_queues=2", "--rw", "randrw", "--rwmixread", "60",
+        CliRun r = run("bench", "--device", "null:submit_queues=2", "--rw", "randrw", "--rwmixread", "60",
                 "--size", "4m", "--iodepth", "8", "--json", "--stat");
         assertThat(r.status()).as(r.err()).isZero();
         JsonNode tree = Json.mapper().readTree(r.out());
@@ -43,13 +29,13 @@ class BenchCommandTest {
     /** Issue 5: mq-deadline is chosen per queue with --scheduler, on any device kind (here an emulated SCSI disk). */
     @Test
     void schedulerOptionSwitchesTheDevicesQueueBeforeTheRun() throws Exception {
-        Run r = run("bench", "--device", "debug:delay=0,dev_size_mb=4", "--scheduler", "mq-deadline", "--rw", "read",
+        CliRun r = run("bench", "--device", "debug:delay=0,dev_size_mb=4", "--scheduler", "mq-deadline", "--rw", "read",
                 "--size", "1m", "--iodepth", "4", "--json", "--stat");
         assertThat(r.status()).as(r.err()).isZero();
         JsonNode tree = Json.mapper().readTree(r.out());
         assertThat(tree.at("/stat/request_queue/scheduler").asText()).isEqualTo("none [mq-deadline]");
         assertThat(tree.at("/read/ios").asLong()).isEqualTo(256);
-        Run none = run("bench", "--device", "null:scheduler=mq-deadline", "--scheduler", "none", "--size", "64k",
+        CliRun none = run("bench", "--device", "null:scheduler=mq-deadline", "--scheduler", "none", "--size", "64k",
                 "--json", "--stat");
         assertThat(none.status()).as(none.err()).isZero();
         assertThat(Json.mapper().readTree(none.out()).at("/stat/request_queue/scheduler").asText())
@@ -59,16 +45,16 @@ class BenchCommandTest {
     /** The device spec's scheduler= knob: the same choice as --scheduler, made when the emulated HBA is built. */
     @Test
     void schedulerKnobOfTheDebugDeviceSpecChoosesTheQueuesScheduler() throws Exception {
-        Run r = run("bench", "--device", "debug:delay=0,dev_size_mb=4,scheduler=mq-deadline", "--rw", "read",
+        CliRun r = run("bench", "--device", "debug:delay=0,dev_size_mb=4,scheduler=mq-deadline", "--rw", "read",
                 "--size", "256k", "--iodepth", "4", "--json", "--stat");
         assertThat(r.status()).as(r.err()).isZero();
         JsonNode tree = Json.mapper().readTree(r.out());
         assertThat(tree.at("/stat/request_queue/scheduler").asText()).isEqualTo("none [mq-deadline]");
         assertThat(tree.at("/read/ios").asLong()).isEqualTo(64);
-        Run stat = run("stat", "--device", "debug:delay=0,dev_size_mb=4,scheduler=mq-deadline", "--json");
+        CliRun stat = run("stat", "--device", "debug:delay=0,dev_size_mb=4,scheduler=mq-deadline", "--json");
         assertThat(stat.status()).as(stat.err()).isZero();
         assertThat(stat.out()).as("stat shows the knob's choice").contains("none [mq-deadline]");
-        Run bad = run("bench", "--device", "loop:scheduler=cfq", "--size", "64k");
+        CliRun bad = run("bench", "--device", "loop:scheduler=cfq", "--size", "64k");
         assertThat(bad.status()).isEqualTo(2);
         assertThat(bad.err().lines().findFirst().orElse(""))
                 .isEqualTo("hostwide bench: --device: loop: knob 'scheduler': unknown scheduler 'cfq' "
@@ -81,7 +67,7 @@ class BenchCommandTest {
      */
     @Test
     void switchSchedulerChangesTheQueueWhileTheJobsRun() throws Exception {
-        Run r = run("bench", "--device", "debug:ndelay=20000,dev_size_mb=4", "--rw", "randrw", "--runtime", "1200ms",
+        CliRun r = run("bench", "--device", "debug:ndelay=20000,dev_size_mb=4", "--rw", "randrw", "--runtime", "1200ms",
                 "--iodepth", "8", "--numjobs", "2", "--switch-scheduler", "700ms=none",
                 "--switch-scheduler", "300ms=mq-deadline", "--json", "--stat");
         assertThat(r.status()).as(r.err()).isZero();
@@ -106,7 +92,7 @@ class BenchCommandTest {
             args[1] = "--device";
             args[2] = "null";
             System.arraycopy(c, 0, args, 3, c.length);
-            Run b = run(args);
+            CliRun b = run(args);
             assertThat(b.status()).as(String.join(" ", c)).isEqualTo(2);
             assertThat(b.err().lines().findFirst().orElse("")).as(String.join(" ", c))
                     .startsWith("hostwide bench: ").contains("--switch-scheduler");
@@ -124,7 +110,7 @@ class BenchCommandTest {
             String[] args = new String[c.length + 1];
             args[0] = "bench";
             System.arraycopy(c, 0, args, 1, c.length);
-            Run r = run(args);
+            CliRun r = run(args);
             assertThat(r.status()).as(String.join(" ", c)).isEqualTo(2);
             String firstLine = r.err().lines().findFirst().orElse("");
             assertThat(firstLine).as(String.join(" ", c)).startsWith("hostwide bench: ").contains(c[0]);

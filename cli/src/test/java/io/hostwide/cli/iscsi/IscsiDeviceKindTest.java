@@ -1,9 +1,10 @@
 package io.hostwide.cli.iscsi;
 
+import static io.hostwide.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hostwide.cli.Main;
+import io.hostwide.cli.CliRun;
 import io.hostwide.cli.util.Json;
 import io.hostwide.iscsi.login.ChapPolicy;
 import io.hostwide.iscsi.login.ChapSecret;
@@ -13,14 +14,11 @@ import io.hostwide.target.backstore.RamBackstore;
 import io.hostwide.target.model.DeviceAttributes;
 import io.hostwide.target.model.ScsiTarget;
 import io.hostwide.target.model.TargetPort;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** {@code hostwide bench} and {@code copy} end to end on the {@code iscsi:} device kind against an in-process target. */
 class IscsiDeviceKindTest {
@@ -30,8 +28,6 @@ class IscsiDeviceKindTest {
     private static IscsiTargetServer server;
     private static String base;
 
-    private record Run(int status, String out, String err) {
-    }
 
     @BeforeAll
     static void startTarget() throws Exception {
@@ -57,19 +53,10 @@ class IscsiDeviceKindTest {
         return base + n + ",user=alice,secret=" + SECRET;
     }
 
-    private static Run run(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int status = cl.execute(args);
-        return new Run(status, out.toString(), err.toString());
-    }
 
     @Test
     void benchRunsOnAnIscsiLunAndNeverPrintsTheSecret() throws Exception {
-        Run r = run("bench", "--device", lun(0), "--rw", "randrw", "--rwmixread", "50", "--size", "4m",
+        CliRun r = run("bench", "--device", lun(0), "--rw", "randrw", "--rwmixread", "50", "--size", "4m",
                 "--iodepth", "8", "--json");
         assertThat(r.status()).as(r.err()).isZero();
         JsonNode tree = Json.mapper().readTree(r.out());
@@ -80,7 +67,7 @@ class IscsiDeviceKindTest {
 
     @Test
     void copyAndVerifyBetweenTwoIscsiLuns() throws Exception {
-        Run r = run("copy", "--from", lun(0), "--to", lun(1), "--fill-source", "--verify", "--bs", "64k",
+        CliRun r = run("copy", "--from", lun(0), "--to", lun(1), "--fill-source", "--verify", "--bs", "64k",
                 "--count", "64", "--json");
         assertThat(r.status()).as(r.err() + r.out()).isZero();
         assertThat(r.out() + r.err()).doesNotContain(SECRET).contains("<redacted>");
@@ -88,7 +75,7 @@ class IscsiDeviceKindTest {
 
     @Test
     void badUrlIsAUsageError() {
-        Run r = run("bench", "--device", "iscsi:url=http://127.0.0.1/x/0", "--size", "1m");
+        CliRun r = run("bench", "--device", "iscsi:url=http://127.0.0.1/x/0", "--size", "1m");
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).contains("iscsi://HOST[:PORT]/IQN/LUN");
     }
@@ -99,10 +86,10 @@ class IscsiDeviceKindTest {
         try (ServerSocket s = new ServerSocket(0)) {
             free = s.getLocalPort();
         }
-        Run refused = run("bench", "--device", "iscsi:url=iscsi://127.0.0.1:" + free + "/" + IQN + "/0", "--size", "1m");
+        CliRun refused = run("bench", "--device", "iscsi:url=iscsi://127.0.0.1:" + free + "/" + IQN + "/0", "--size", "1m");
         assertThat(refused.status()).isEqualTo(1);
         assertThat(refused.err()).contains("cannot connect to iSCSI portal 127.0.0.1:" + free);
-        Run badSecret = run("bench", "--device", base + "0,user=alice,secret=wrong-secret-123", "--size", "1m");
+        CliRun badSecret = run("bench", "--device", base + "0,user=alice,secret=wrong-secret-123", "--size", "1m");
         assertThat(badSecret.status()).isEqualTo(1);
         assertThat(badSecret.err()).contains("AUTHENTICATION_FAILURE (0x02/0x01)").doesNotContain("wrong-secret-123");
     }

@@ -1,34 +1,20 @@
 package io.hostwide.cli.lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hostwide.cli.Main;
+import io.hostwide.cli.CliRun;
 import io.hostwide.cli.util.Json;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-
+import static io.hostwide.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class LabCommandTest {
 
-    private record Run(int status, String out, String err) {
-    }
 
-    private static Run run(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int status = cl.execute(args);
-        return new Run(status, out.toString(), err.toString());
-    }
 
     @Test
     void listNamesEveryExperiment() {
-        Run r = run("lab", "--list");
+        CliRun r = run("lab", "--list");
         assertThat(r.status()).isZero();
         assertThat(r.out().lines()).hasSize(Experiments.all().size());
         assertThat(r.out()).contains("fair-share", "hdd-merge", "restarts", "shared-tags");
@@ -36,7 +22,7 @@ class LabCommandTest {
 
     @Test
     void jsonReportKeepsOursAndTheSeedsApart() throws Exception {
-        Run r = run("lab", "hdd-merge", "--json", "--runtime", "300ms", "--ndelay", "200us");
+        CliRun r = run("lab", "hdd-merge", "--json", "--runtime", "300ms", "--ndelay", "200us");
         assertThat(r.status()).as(r.err()).isZero();
         JsonNode tree = Json.mapper().readTree(r.out());
         assertThat(tree.at("/experiment").asText()).isEqualTo("hdd-merge");
@@ -59,7 +45,7 @@ class LabCommandTest {
             String[] args = new String[c.length + 1];
             args[0] = "lab";
             System.arraycopy(c, 0, args, 1, c.length);
-            Run r = run(args);
+            CliRun r = run(args);
             String what = String.join(" ", c);
             assertThat(r.status()).as(what).isEqualTo(2);
             assertThat(r.err().lines().findFirst().orElse("")).as(what).startsWith("hostwide lab: ");

@@ -1,18 +1,16 @@
 package io.hostwide.cli.ls;
 
+import static io.hostwide.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hostwide.cli.Main;
+import io.hostwide.cli.CliRun;
 import io.hostwide.cli.util.Json;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** {@code hostwide ls --device ...}: lsscsi's lines and JSON for emulated HBAs and the null device, and bad specs. */
 class LsCommandTest {
@@ -20,22 +18,11 @@ class LsCommandTest {
     private static final Pattern LINE = Pattern.compile(
             "^\\[(\\d+):(\\d+):(\\d+):(\\d+)]\\s+disk\\s+HOSTWIDE\\s+scsi_debug\\s+\\S+\\s+8\\.00MiB\\s+sd[a-z]+$");
 
-    record Run(int status, String out, String err) {
-    }
 
-    static Run run(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int status = cl.execute(args);
-        return new Run(status, out.toString(), err.toString());
-    }
 
     @Test
     void twoHostsOfTwoTargetsOfTwoLunsAreEightLinesInHctlOrder() {
-        Run r = run("ls", "--device", TWO_BY_TWO_BY_TWO);
+        CliRun r = run("ls", "--device", TWO_BY_TWO_BY_TWO);
         assertThat(r.status()).as(r.err()).isZero();
         String[] lines = r.out().split("\n");
         assertThat(lines).hasSize(8);
@@ -55,7 +42,7 @@ class LsCommandTest {
 
     @Test
     void jsonHasTheSameDevicesWithTheirAddressFields() throws Exception {
-        Run r = run("ls", "--json", "--device", TWO_BY_TWO_BY_TWO);
+        CliRun r = run("ls", "--json", "--device", TWO_BY_TWO_BY_TWO);
         assertThat(r.status()).as(r.err()).isZero();
         JsonNode devices = Json.mapper().readTree(r.out()).get("devices");
         assertThat(devices).hasSize(8);
@@ -71,7 +58,7 @@ class LsCommandTest {
 
     @Test
     void verboseAddsQueueAndVpdAttributes() throws Exception {
-        Run r = run("ls", "-v", "--device", "debug:submit_queues=2,host_max_queue=64,lbpu=1,delay=0");
+        CliRun r = run("ls", "-v", "--device", "debug:submit_queues=2,host_max_queue=64,lbpu=1,delay=0");
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out().split("\n")).hasSize(2);
         assertThat(r.out()).contains("queue_depth=64 can_queue=64 nr_hw_queues=2 host_tagset=1 rotational=0 "
@@ -87,7 +74,7 @@ class LsCommandTest {
 
     @Test
     void aNullDeviceIsItsBlockLineOnly() throws Exception {
-        Run r = run("ls", "--device", "null:submit_queues=2");
+        CliRun r = run("ls", "--device", "null:submit_queues=2");
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out()).matches("\\[-]\\s+block\\s+-\\s+-\\s+-\\s+\\S+\\s+nullb\\d+\n");
         JsonNode d = Json.mapper().readTree(run("ls", "--json", "-v", "--device", "null:submit_queues=2").out())
@@ -99,16 +86,16 @@ class LsCommandTest {
 
     @Test
     void badKnobUnknownKindAndNoArgumentsAreOneLineUsageErrors() {
-        Run knob = run("ls", "--device", "debug:num_tgts=0");
+        CliRun knob = run("ls", "--device", "debug:num_tgts=0");
         assertThat(knob.status()).isEqualTo(2);
         assertThat(knob.err()).startsWith("hostwide ls: --device: debug: ").contains("num_tgts");
-        Run kind = run("ls", "--device", "floppy:size=1");
+        CliRun kind = run("ls", "--device", "floppy:size=1");
         assertThat(kind.status()).isEqualTo(2);
         assertThat(kind.err()).startsWith("hostwide ls: --device: unknown device kind 'floppy'");
-        Run none = run("ls");
+        CliRun none = run("ls");
         assertThat(none.status()).isEqualTo(2);
         assertThat(none.err()).contains("give --device");
-        for (Run r : List.of(knob, kind, none)) {
+        for (CliRun r : List.of(knob, kind, none)) {
             assertThat(r.out()).isEmpty();
             assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
         }

@@ -1,9 +1,10 @@
 package io.hostwide.cli.ls;
 
+import static io.hostwide.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hostwide.cli.ls.LsCommandTest.Run;
+import io.hostwide.cli.CliRun;
 import io.hostwide.cli.util.Json;
 import io.hostwide.iscsi.login.ChapPolicy;
 import io.hostwide.iscsi.login.ChapSecret;
@@ -62,7 +63,7 @@ class LsPortalTest {
 
     @Test
     void listsBothTargetsWithBothPortalsAndTheirLunsWithoutPrintingTheSecret() {
-        Run r = LsCommandTest.run("ls", portal + ",user=alice,secret=" + SECRET);
+        CliRun r = run("ls", portal + ",user=alice,secret=" + SECRET);
         assertThat(r.status()).as(r.err()).isZero();
         for (InetSocketAddress a : server.boundAddresses()) {
             assertThat(r.out()).contains("  portal 127.0.0.1:" + a.getPort() + ",1\n")
@@ -77,7 +78,7 @@ class LsPortalTest {
 
     @Test
     void jsonListsTargetsPortalsAndDevices() throws Exception {
-        Run r = LsCommandTest.run("ls", "--json", "-v", "iscsi:url=" + portal + ",user=alice,secret=" + SECRET);
+        CliRun r = run("ls", "--json", "-v", "iscsi:url=" + portal + ",user=alice,secret=" + SECRET);
         assertThat(r.status()).as(r.err()).isZero();
         JsonNode tree = Json.mapper().readTree(r.out());
         assertThat(tree.get("portal").asText()).isEqualTo(portal);
@@ -95,14 +96,14 @@ class LsPortalTest {
 
     @Test
     void aRefusedTargetLoginIsOneLineAndStatus1WhileTheOtherTargetIsListed() throws Exception {
-        Run r = LsCommandTest.run("ls", portal + ",user=alice,secret=wrong-secret-77");
+        CliRun r = run("ls", portal + ",user=alice,secret=wrong-secret-77");
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.err().strip()).startsWith("hostwide ls: login to " + GUARDED)
                 .contains("AUTHENTICATION_FAILURE (0x02/0x01)").doesNotContain("\n");
         assertThat(section(r.out(), OPEN)).contains(":0:0:1]");
         assertThat(r.out() + r.err()).doesNotContain("wrong-secret-77").doesNotContain("Exception");
 
-        Run json = LsCommandTest.run("ls", "--json", portal + ",user=alice,secret=wrong-secret-77");
+        CliRun json = run("ls", "--json", portal + ",user=alice,secret=wrong-secret-77");
         assertThat(json.status()).isEqualTo(1);
         JsonNode targets = Json.mapper().readTree(json.out()).get("targets");
         assertThat(targets).hasSize(2);
@@ -121,22 +122,22 @@ class LsPortalTest {
         try (ServerSocket s = new ServerSocket(0)) {
             free = s.getLocalPort();
         }
-        Run refused = LsCommandTest.run("ls", "iscsi://127.0.0.1:" + free);
+        CliRun refused = run("ls", "iscsi://127.0.0.1:" + free);
         assertThat(refused.status()).isEqualTo(1);
         assertThat(refused.err()).isEqualTo("hostwide ls: cannot connect to iSCSI portal 127.0.0.1:" + free
                 + ": Connection refused\n");
-        Run refusedJson = LsCommandTest.run("ls", "--json", "iscsi://127.0.0.1:" + free);
+        CliRun refusedJson = run("ls", "--json", "iscsi://127.0.0.1:" + free);
         assertThat(refusedJson.status()).isEqualTo(1);
         JsonNode doc = Json.mapper().readTree(refusedJson.out());
         assertThat(doc.get("portal").asText()).isEqualTo("iscsi://127.0.0.1:" + free);
         assertThat(doc.get("error").asText()).contains("Connection refused");
-        Run knob = LsCommandTest.run("ls", portal + ",colour=red");
+        CliRun knob = run("ls", portal + ",colour=red");
         assertThat(knob.status()).isEqualTo(2);
         assertThat(knob.err()).startsWith("hostwide ls: iscsi: unknown knob 'colour'");
-        Run lun = LsCommandTest.run("ls", portal + "/" + OPEN + "/0");
+        CliRun lun = run("ls", portal + "/" + OPEN + "/0");
         assertThat(lun.status()).isEqualTo(2);
         assertThat(lun.err()).contains("without /IQN/LUN");
-        Run scheme = LsCommandTest.run("ls", "http://127.0.0.1,secret=" + SECRET);
+        CliRun scheme = run("ls", "http://127.0.0.1,secret=" + SECRET);
         assertThat(scheme.status()).isEqualTo(2);
         assertThat(scheme.err()).contains("PORTAL: expected iscsi://HOST[:PORT]").doesNotContain(SECRET);
     }
