@@ -4,8 +4,8 @@ import io.hostwide.blk.BlkStatus;
 import io.hostwide.blk.IoCallback;
 import io.hostwide.blk.api.SubmitHandle;
 import io.hostwide.scsi.sd.ScsiDisk;
-import io.hostwide.target.loop.DebugParams;
-import io.hostwide.target.loop.LoopHba;
+import io.hostwide.loop.DebugParams;
+import io.hostwide.loop.LoopHba;
 
 import java.nio.ByteBuffer;
 import java.util.List;

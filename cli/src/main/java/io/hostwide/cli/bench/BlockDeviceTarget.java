@@ -7,7 +7,7 @@ import io.hostwide.blk.api.BlockDevice;
 import io.hostwide.blk.api.BlockDevices;
 import io.hostwide.blk.api.SubmitHandle;
 import io.hostwide.scsi.sd.ScsiDisk;
-import io.hostwide.target.loop.HbaDisk;
+import io.hostwide.loop.HbaDisk;
 import io.hostwide.cli.util.DeviceSpecs;
 
 import java.nio.ByteBuffer;

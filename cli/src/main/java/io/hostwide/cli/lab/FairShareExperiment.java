@@ -3,7 +3,7 @@ package io.hostwide.cli.lab;
 import io.hostwide.blk.SharedTagModes;
 import io.hostwide.cli.bench.BenchResult;
 import io.hostwide.scsi.sd.ScsiDisk;
-import io.hostwide.target.loop.LoopHba;
+import io.hostwide.loop.LoopHba;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.hostwide.cli.lab;
 
-import io.hostwide.target.loop.DebugParams;
-import io.hostwide.target.loop.LoopHba;
-import io.hostwide.target.loop.LoopHbaConfig;
+import io.hostwide.loop.DebugParams;
+import io.hostwide.loop.LoopHba;
+import io.hostwide.loop.LoopHbaConfig;
 
 /** Emulated HBAs for the experiments, built from {@code debug:} (scsi_debug) knob strings. */
 final class Hbas {

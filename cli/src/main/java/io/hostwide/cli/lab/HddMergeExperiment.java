@@ -3,7 +3,7 @@ package io.hostwide.cli.lab;
 import io.hostwide.cli.bench.BenchResult;
 import io.hostwide.scsi.mid.ScsiDevice;
 import io.hostwide.scsi.sd.ScsiDisk;
-import io.hostwide.target.loop.LoopHba;
+import io.hostwide.loop.LoopHba;
 
 import java.util.List;
 import java.util.Locale;

@@ -5,7 +5,7 @@ import io.hostwide.iscsi.initiator.IscsiDeviceProvider;
 import io.hostwide.scsi.mid.ScsiDevice;
 import io.hostwide.scsi.mid.ScsiHost;
 import io.hostwide.scsi.sd.ScsiDisk;
-import io.hostwide.target.loop.HbaDisk;
+import io.hostwide.loop.HbaDisk;
 
 import java.util.ArrayList;
 import java.util.Comparator;

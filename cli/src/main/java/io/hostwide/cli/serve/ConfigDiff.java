@@ -1,10 +1,10 @@
 package io.hostwide.cli.serve;
 
-import io.hostwide.target.model.Device;
-import io.hostwide.target.model.Lun;
-import io.hostwide.target.model.MappedLun;
-import io.hostwide.target.model.NodeAcl;
-import io.hostwide.target.model.TargetPort;
+import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.model.Lun;
+import io.hostwide.tcm.model.MappedLun;
+import io.hostwide.tcm.model.NodeAcl;
+import io.hostwide.tcm.model.TargetPort;
 
 import java.util.ArrayList;
 import java.util.HashMap;

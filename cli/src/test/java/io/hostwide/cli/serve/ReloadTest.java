@@ -1,7 +1,7 @@
 package io.hostwide.cli.serve;
 
-import io.hostwide.target.model.MappedLun;
-import io.hostwide.target.model.TargetPort;
+import io.hostwide.tcm.model.MappedLun;
+import io.hostwide.tcm.model.TargetPort;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;

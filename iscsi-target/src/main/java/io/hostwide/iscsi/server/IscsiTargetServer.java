@@ -1,0 +1,370 @@
+package io.hostwide.iscsi.server;
+
+import io.hostwide.iscsi.discovery.DiscoveryTarget;
+import io.hostwide.iscsi.discovery.Portal;
+import io.hostwide.iscsi.login.ChapPolicy;
+import io.hostwide.iscsi.login.NegotiationPolicy;
+import io.hostwide.tcm.TargetCore;
+import io.hostwide.tcm.model.TargetPort;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The iSCSI target server: listens on network portals, logs initiators in (CHAP per target and for discovery),
+ * answers SendTargets with every portal, and carries SCSI commands to the {@link TargetCore}.
+ *
+ * <pre>{@code
+ * TargetCore core = new TargetCore();
+ * ScsiTarget t = core.addTarget("iqn.2026-12.io.hostwide:target0");
+ * TargetPort port = core.addPort(t, 1, 5);                       // TPGT 1, protocol id 5 = iSCSI
+ * port.addLun(0, core.addDevice("ram0", new RamBackstore(1L << 30, 512), new DeviceAttributes()));
+ * port.demoMode(true, false);                                    // or port.addAcl(initiatorIqn).map(0, 0, false)
+ * IscsiTargetServer server = IscsiTargetServer.builder(core)
+ *         .portal(new InetSocketAddress("127.0.0.1", 3260))
+ *         .export(port, new ChapPolicy(ChapSecret.of("user", "secret-of-12+"), null), "disk0")
+ *         .queueDepth(128)
+ *         .build();
+ * server.start();
+ * ...
+ * server.close();
+ * }</pre>
+ */
+public final class IscsiTargetServer implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(IscsiTargetServer.class.getName());
+
+    private final TargetCore core;
+    private final List<InetSocketAddress> portals;
+    private final Map<String, ExportedTarget> targets;
+    private final ChapPolicy discoveryChap;
+    private final NegotiationPolicy policy;
+    final SessionRegistry registry;
+    final AsyncEvents asyncEvents = new AsyncEvents();
+    private volatile boolean draining;
+    final BufferPool recvPool;
+    final BufferPool sendPool;
+    private final List<ServerSocketChannel> listeners = new ArrayList<>();
+    private final List<InetSocketAddress> bound = new ArrayList<>();
+    private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+    private final long nopInIntervalNanos;
+    private final long nopInTimeoutNanos;
+    private final long loginTimeoutNanos;
+    final ReadSpin readSpin;
+    private Thread keepaliveThread;
+
+    private IscsiTargetServer(Builder b) {
+        this.core = b.core;
+        this.portals = List.copyOf(b.portals);
+        this.targets = Map.copyOf(b.targets);
+        this.discoveryChap = b.discoveryChap;
+        this.policy = b.policy;
+        this.registry = new SessionRegistry(core, b.queueDepth, asyncEvents);
+        this.nopInIntervalNanos = b.nopInIntervalMillis * 1_000_000L;
+        this.nopInTimeoutNanos = b.nopInTimeoutMillis * 1_000_000L;
+        this.loginTimeoutNanos = b.loginTimeoutMillis * 1_000_000L;
+        this.readSpin = new ReadSpin(b.readSpinMicros * 1_000L);
+        // Room for the largest PDU the initiator may send us, twice, so a read can always take a whole one more.
+        int recvSize = 2 * (policy.maxRecvDataSegmentLength() + 2048);
+        this.recvPool = new BufferPool(Math.max(recvSize, 64 * 1024), 64);
+        this.sendPool = new BufferPool(2 * ResponseWriter.MAX_SEGMENT + 64 * 1024, 64);
+    }
+
+    public static Builder builder(TargetCore core) {
+        return new Builder(core);
+    }
+
+    /** Binds every portal and starts accepting. Port 0 binds a free port: see {@link #boundAddresses()}. */
+    public synchronized void start() throws IOException {
+        for (InetSocketAddress a : portals) {
+            ServerSocketChannel ss = ServerSocketChannel.open();
+            ss.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ss.bind(a, 128);
+            listeners.add(ss);
+            bound.add((InetSocketAddress) ss.getLocalAddress());
+            Thread acceptor = new Thread(() -> accept(ss), "iscsi-accept-" + ss.getLocalAddress());
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+        if (keepaliveThread == null) {
+            keepaliveThread = new Thread(this::keepalive, "iscsi-keepalive");
+            keepaliveThread.setDaemon(true);
+            keepaliveThread.start();
+        }
+    }
+
+    /** Checks every connection a few times per interval (RFC 7143 §11.19 target pings). */
+    private void keepalive() {
+        long shortest = Math.min(loginTimeoutNanos, nopInTimeoutNanos);
+        if (nopInIntervalNanos > 0) {
+            shortest = Math.min(shortest, nopInIntervalNanos);
+        }
+        long tick = Math.max(10_000_000L, shortest / 4);
+        while (!closed) {
+            try {
+                Thread.sleep(tick / 1_000_000L);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            for (Connection c : connections) {
+                c.checkAlive(now);
+            }
+        }
+    }
+
+    long nopInIntervalNanos() {
+        return nopInIntervalNanos;
+    }
+
+    long nopInTimeoutNanos() {
+        return nopInTimeoutNanos;
+    }
+
+    long loginTimeoutNanos() {
+        return loginTimeoutNanos;
+    }
+
+    public synchronized List<InetSocketAddress> boundAddresses() {
+        return List.copyOf(bound);
+    }
+
+    private void accept(ServerSocketChannel ss) {
+        while (!closed) {
+            try {
+                SocketChannel ch = ss.accept();
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                Connection c = new Connection(this, ch);
+                connections.add(c);
+                if (closed) {
+                    c.close("server closing");
+                } else {
+                    c.start();
+                }
+            } catch (IOException e) {
+                if (!closed && !draining) {
+                    LOG.log(Level.WARNING, "accept failed on " + ss, e);
+                }
+                return;
+            }
+        }
+    }
+
+    void connectionClosed(Connection c) {
+        connections.remove(c);
+    }
+
+    ExportedTarget exported(String name) {
+        return targets.get(name);
+    }
+
+    ChapPolicy discoveryChap() {
+        return discoveryChap;
+    }
+
+    NegotiationPolicy negotiationPolicy() {
+        return policy;
+    }
+
+    /** The targets as SendTargets reports them: each with every portal of the server and its portal group tag. */
+    List<DiscoveryTarget> discoveryTargets() {
+        List<DiscoveryTarget> out = new ArrayList<>();
+        List<InetSocketAddress> addrs = boundAddresses();
+        for (ExportedTarget t : targets.values()) {
+            List<Portal> ps = new ArrayList<>();
+            for (InetSocketAddress a : addrs) {
+                ps.add(new Portal(a.getAddress().getHostAddress(), a.getPort(), t.port().tag()));
+            }
+            out.add(new DiscoveryTarget(t.name(), ps, t.port()::admits));
+        }
+        return out;
+    }
+
+    /** TARGET COLD RESET (RFC 7143 §11.5.1): every session to {@code target} ends, its connections close. */
+    void closeSessionsOf(ExportedTarget target) {
+        for (IscsiSession s : registry.sessions()) {
+            if (s.target == target) {
+                s.close();
+            }
+        }
+    }
+
+    /** Live sessions (normal and discovery). */
+    public int sessionCount() {
+        return registry.size();
+    }
+
+    /**
+     * Graceful shutdown: stops accepting connections, asks every session to log out with an Asynchronous Message
+     * on each of its connections (AsyncEvent 1, Parameter3 = the seconds it has, RFC 7143 §11.9.1), waits until they
+     * have logged out or {@code logoutWait} has passed, then {@link #close closes} what is left: their commands end
+     * once. Discovery sessions are closed at once. Returns once closed.
+     */
+    public void shutdown(Duration logoutWait) {
+        int seconds = (int) Math.min(0xffff, Math.max(0, logoutWait.toSeconds())); // Parameter3 is 2 bytes
+        draining = true;
+        closeListeners();
+        boolean any = false;
+        for (IscsiSession s : registry.sessions()) {
+            if (s.discovery()) {
+                s.close();
+                continue;
+            }
+            for (Connection c : s.connections()) {
+                asyncEvents.later(() -> AsyncEvents.requestLogout(c, seconds));
+                any = true;
+            }
+        }
+        long deadline = System.nanoTime() + logoutWait.toNanos();
+        while (any && System.nanoTime() - deadline < 0 && liveSessions() > 0) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        close();
+    }
+
+    private int liveSessions() {
+        int n = 0;
+        for (IscsiSession s : registry.sessions()) {
+            if (!s.discovery() && !s.closed()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private synchronized void closeListeners() {
+        for (ServerSocketChannel ss : listeners) {
+            try {
+                ss.close();
+            } catch (IOException e) {
+                LOG.log(Level.FINE, "close listener", e);
+            }
+        }
+    }
+
+    /** Stops accepting, closes every connection (their pending commands end once), leaves the core running. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (keepaliveThread != null) {
+            keepaliveThread.interrupt();
+        }
+        asyncEvents.close();
+        closeListeners();
+        for (IscsiSession s : registry.sessions()) {
+            s.close();
+        }
+        for (Connection c : connections) {
+            c.close("server closed");
+        }
+    }
+
+    /** Configures a server; {@link #build()} validates. */
+    public static final class Builder {
+        private final TargetCore core;
+        private final List<InetSocketAddress> portals = new ArrayList<>();
+        private final Map<String, ExportedTarget> targets = new LinkedHashMap<>();
+        private ChapPolicy discoveryChap = ChapPolicy.NONE;
+        private NegotiationPolicy policy = NegotiationPolicy.defaults();
+        private int queueDepth = 128;
+        private long nopInIntervalMillis = 15_000;
+        private long nopInTimeoutMillis = 15_000;
+        private long loginTimeoutMillis = 15_000;
+        private long readSpinMicros = 50;
+
+        private Builder(TargetCore core) {
+            this.core = core;
+        }
+
+        /** A network portal to listen on (RFC 7143 §4.4.1); repeatable. */
+        public Builder portal(InetSocketAddress address) {
+            portals.add(address);
+            return this;
+        }
+
+        /** Exports a core target port as an iSCSI target named after its ScsiTarget. */
+        public Builder export(TargetPort port, ChapPolicy chap, String alias) {
+            ExportedTarget t = new ExportedTarget(port, chap, alias);
+            if (targets.putIfAbsent(t.name(), t) != null) {
+                throw new IllegalArgumentException("target exported twice: " + t.name());
+            }
+            return this;
+        }
+
+        public Builder discoveryChap(ChapPolicy chap) {
+            this.discoveryChap = chap == null ? ChapPolicy.NONE : chap;
+            return this;
+        }
+
+        public Builder negotiation(NegotiationPolicy p) {
+            this.policy = p;
+            return this;
+        }
+
+        /** The CmdSN window of each session: how many commands one session may have outstanding. */
+        public Builder queueDepth(int depth) {
+            if (depth < 1 || depth > 65536) {
+                throw new IllegalArgumentException("queue depth out of range 1..65536: " + depth);
+            }
+            this.queueDepth = depth;
+            return this;
+        }
+
+        /**
+         * NOP-In pings on connections silent for {@code intervalMillis}; a ping unanswered for {@code timeoutMillis}
+         * closes the connection. An interval of 0 turns pings off. Defaults: 15 s and 15 s.
+         */
+        public Builder nopIn(long intervalMillis, long timeoutMillis) {
+            if (intervalMillis < 0 || timeoutMillis <= 0) {
+                throw new IllegalArgumentException("NOP-In interval must be >= 0 and timeout > 0");
+            }
+            this.nopInIntervalMillis = intervalMillis;
+            this.nopInTimeoutMillis = timeoutMillis;
+            return this;
+        }
+
+        /** How long a connection may take from accept to full feature phase before it is closed. Default 15 s. */
+        public Builder loginTimeout(long millis) {
+            if (millis <= 0) {
+                throw new IllegalArgumentException("login timeout must be > 0");
+            }
+            this.loginTimeoutMillis = millis;
+            return this;
+        }
+
+        /**
+         * How long a connection reader busy-polls for the next PDU before it blocks (see {@link ReadSpin});
+         * 0 turns polling off. Default 50 µs.
+         */
+        public Builder readSpin(long micros) {
+            if (micros < 0 || micros > 10_000) {
+                throw new IllegalArgumentException("read spin out of range 0..10000 µs: " + micros);
+            }
+            this.readSpinMicros = micros;
+            return this;
+        }
+
+        public IscsiTargetServer build() {
+            if (portals.isEmpty()) {
+                throw new IllegalArgumentException("at least one portal is required");
+            }
+            return new IscsiTargetServer(this);
+        }
+    }
+}

@@ -1,2 +1,0 @@
-/** The Backstore SPI under a device and its implementations: sparse RAM, file, null. */
-package io.hostwide.target.backstore;

@@ -1,2 +1,0 @@
-/** SBC-4 direct-access block device emulation: the command table and its handlers. */
-package io.hostwide.target.sbc;

@@ -1,0 +1,210 @@
+package io.hostwide.tcm;
+
+import io.hostwide.scsi.spec.Asc;
+import io.hostwide.tcm.model.MappedLun;
+import io.hostwide.tcm.model.NodeAcl;
+import io.hostwide.tcm.model.TargetPort;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One I_T nexus: an initiator port logged in to a target port (SAM-5 §4.6.2). Registered with the core so that
+ * unit attentions, reservations and task management can address it. Holds the LUN map this nexus sees (from its
+ * ACL, or every LUN of the port in demo mode) and a pool of reusable commands.
+ *
+ * <p>The LUN map is an immutable array published through a volatile field (copy-on-write): lookups on the fast
+ * path are one volatile read and an index, changes rebuild the array.
+ */
+public final class Session implements AutoCloseable {
+    private static final AtomicLong IDS = new AtomicLong();
+
+    private final TargetCore core;
+    private final TargetPort port;
+    private final Fabric fabric;
+    private final String initiatorName;
+    private final String initiatorPortName;
+    private final NodeAcl acl;
+    private final long id = IDS.incrementAndGet();
+    private final CommandPool pool;
+    private volatile SessionLun[] luns = new SessionLun[0]; // index = LUN number; copy-on-write
+    /** Every command object this session owns (pooled or in flight), scanned by task management. */
+    private final java.util.concurrent.CopyOnWriteArrayList<TargetCommand> commands =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+    private volatile UnitAttentionListener unitAttentionListener;
+
+    Session(TargetCore core, TargetPort port, Fabric fabric, String initiatorName, String initiatorPortName,
+            NodeAcl acl, int poolSize) {
+        this.core = core;
+        this.port = port;
+        this.fabric = fabric;
+        this.initiatorName = initiatorName;
+        this.initiatorPortName = initiatorPortName;
+        this.acl = acl;
+        this.pool = new CommandPool(2 * poolSize);
+    }
+
+    /** A command from the pool (or a new one when the pool is empty), ready for {@link TargetCommand#setup}. */
+    public TargetCommand newCommand() {
+        TargetCommand c = pool.poll();
+        if (c == null) {
+            c = new TargetCommand(this);
+            commands.add(c); // only while the pool warms up or overflows: not the steady state
+        }
+        c.markPrepared();
+        c.resetForUse();
+        return c;
+    }
+
+    void recycle(TargetCommand c) {
+        if (!pool.offer(c)) {
+            commands.remove(c); // left to the garbage collector
+        }
+    }
+
+    /** The command objects of this session, for task management scans (SAM-5 §7); most are idle. */
+    public List<TargetCommand> commandObjects() { return commands; }
+
+    /** Submits a command of this session (same as {@link TargetCore#submit}). */
+    public void submit(TargetCommand cmd) { core.submit(cmd); }
+
+    public long id() { return id; }
+
+    public TargetPort port() { return port; }
+
+    public Fabric fabric() { return fabric; }
+
+    public TargetCore core() { return core; }
+
+    /** The initiator's SCSI name (iSCSI: InitiatorName). */
+    public String initiatorName() { return initiatorName; }
+
+    /** The initiator port name (iSCSI: "iqn...,i,0x" + ISID, RFC 7143 §4.2.7.1). */
+    public String initiatorPortName() { return initiatorPortName; }
+
+    /** The ACL this session logged in under, or null in demo mode. */
+    public NodeAcl acl() { return acl; }
+
+    public boolean closed() { return closed; }
+
+    /** @return the LUN as this nexus sees it, or null when not mapped. */
+    public SessionLun lookup(int lunNumber) {
+        SessionLun[] a = luns;
+        return lunNumber >= 0 && lunNumber < a.length ? a[lunNumber] : null;
+    }
+
+    /** The mapped LUN numbers in ascending order. */
+    public int[] mappedLunNumbers() {
+        SessionLun[] a = luns;
+        int n = 0;
+        for (SessionLun l : a) {
+            if (l != null) {
+                n++;
+            }
+        }
+        int[] r = new int[n];
+        int i = 0;
+        for (int k = 0; k < a.length; k++) {
+            if (a[k] != null) {
+                r[i++] = k;
+            }
+        }
+        return r;
+    }
+
+    public List<SessionLun> sessionLuns() {
+        List<SessionLun> r = new ArrayList<>();
+        for (SessionLun l : luns) {
+            if (l != null) {
+                r.add(l);
+            }
+        }
+        return r;
+    }
+
+    /**
+     * Rebuilds the LUN map from the ACL (or the port in demo mode). LUNs kept keep their UA queue; when
+     * {@code announce} is set and the inventory changed, every LUN of the nexus gets REPORTED LUNS DATA HAS CHANGED
+     * (SPC-4 §6.33). New LUNs start with POWER ON, RESET, OR BUS DEVICE RESET OCCURRED when the core is configured
+     * to report it and this initiator port has not been told yet ({@link PowerOnLedger}).
+     */
+    synchronized void refreshLuns(boolean announce) {
+        if (closed) {
+            return;
+        }
+        SessionLun[] old = luns;
+        List<MappedLun> mapped = acl != null ? acl.mappedLuns() : port.demoModeMappings();
+        int max = -1;
+        for (MappedLun m : mapped) {
+            max = Math.max(max, m.mappedLun());
+        }
+        SessionLun[] next = new SessionLun[max + 1];
+        boolean changed = false;
+        for (MappedLun m : mapped) {
+            int n = m.mappedLun();
+            SessionLun prev = n < old.length ? old[n] : null;
+            if (prev != null && prev.lun() == m.lun() && prev.readOnly() == m.readOnly()) {
+                next[n] = prev;
+            } else {
+                SessionLun sl = new SessionLun(this, n, m.lun(), m.readOnly());
+                if (core.config().powerOnUnitAttention()
+                        && core.powerOnLedger().firstSight(initiatorPortName, port.portName(), m.lun().device().name())) {
+                    sl.unitAttentions().add(Asc.POWER_ON_RESET_OR_BUS_DEVICE_RESET_OCCURRED);
+                }
+                next[n] = sl;
+                m.lun().device().attach(sl);
+                changed = true;
+            }
+        }
+        for (int i = 0; i < old.length; i++) {
+            if (old[i] != null && (i >= next.length || next[i] != old[i])) {
+                old[i].device().detach(old[i]);
+                changed = true;
+            }
+        }
+        if (announce && changed) {
+            // SPC-4 §6.33: the inventory this nexus sees changed; tell it on every LUN it still has
+            for (SessionLun l : next) {
+                if (l != null) {
+                    l.unitAttentions().add(Asc.REPORTED_LUNS_DATA_HAS_CHANGED);
+                }
+            }
+        }
+        luns = next;
+    }
+
+    /** Tells {@code l} of every unit attention queued for this nexus from now on (null: nobody). */
+    public void unitAttentionListener(UnitAttentionListener l) { this.unitAttentionListener = l; }
+
+    void unitAttentionQueued(SessionLun lun, int ascAscq) {
+        UnitAttentionListener l = unitAttentionListener;
+        if (l != null && !closed) {
+            l.queued(lun, ascAscq);
+        }
+    }
+
+    /** Ends the nexus: its per-nexus state (UAs, medium-removal prevention) goes with it (I_T nexus loss). */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (SessionLun l : luns) {
+                if (l != null) {
+                    l.device().detach(l);
+                }
+            }
+            luns = new SessionLun[0];
+        }
+        core.unregister(this);
+    }
+
+    @Override
+    public String toString() {
+        return "Session[" + id + " " + initiatorPortName + " -> " + port.portName() + "]";
+    }
+}

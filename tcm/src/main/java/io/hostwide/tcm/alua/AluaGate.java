@@ -1,0 +1,46 @@
+package io.hostwide.tcm.alua;
+
+import io.hostwide.tcm.CommandGate;
+import io.hostwide.tcm.SenseReason;
+import io.hostwide.tcm.SessionLun;
+import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.model.AluaAccessState;
+
+/**
+ * The {@link io.hostwide.tcm.GateSlot#ALUA} gate (SPC-4 §5.15.2.4): a command reaching the LU through a port
+ * whose group is not active runs only if its row allows that state ({@link CommandDescriptor#aluaAllowed()}),
+ * else it ends NOT READY with LOGICAL UNIT NOT ACCESSIBLE: ASYMMETRIC ACCESS STATE TRANSITION (04h/0Ah), TARGET
+ * PORT IN STANDBY STATE (04h/0Bh), TARGET PORT IN UNAVAILABLE STATE (04h/0Ch); offline lets only INQUIRY, REPORT
+ * LUNS and REQUEST SENSE through (04h/12h otherwise). Two volatile reads (the LUN's group, the group's state
+ * record), no lock.
+ */
+public final class AluaGate implements CommandGate {
+
+    @Override
+    public int enter(TargetCommand cmd) {
+        SessionLun sl = cmd.sessionLun();
+        if (sl == null) {
+            return PASS;
+        }
+        AluaAccessState st = sl.lun().aluaGroup().accessState();
+        if (st.active()) {
+            return PASS;
+        }
+        CommandDescriptor d = cmd.descriptor();
+        int allowed = d.aluaAllowed();
+        SenseReason r = switch (st.state()) {
+            case AluaAccessState.STANDBY -> (allowed & CommandDescriptor.ALUA_STANDBY) != 0 ? null : SenseReason.ALUA_STANDBY;
+            case AluaAccessState.UNAVAILABLE ->
+                    (allowed & CommandDescriptor.ALUA_UNAVAILABLE) != 0 ? null : SenseReason.ALUA_UNAVAILABLE;
+            case AluaAccessState.TRANSITIONING ->
+                    (allowed & CommandDescriptor.ALUA_TRANSITIONING) != 0 ? null : SenseReason.ALUA_TRANSITIONING;
+            default -> d.has(CommandDescriptor.NO_LUN_OK) ? null : SenseReason.ALUA_OFFLINE;
+        };
+        if (r == null) {
+            return PASS;
+        }
+        cmd.fail(r);
+        return FAIL;
+    }
+}

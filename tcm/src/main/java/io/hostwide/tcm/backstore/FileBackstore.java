@@ -1,0 +1,296 @@
+package io.hostwide.tcm.backstore;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A file (or block device node) as storage, through one {@link FileChannel} with positional I/O, so concurrent
+ * commands need no lock. FUA and SYNCHRONIZE CACHE call {@code force(false)} (fdatasync). Blocking: the core only
+ * calls it from the device's I/O queue.
+ *
+ * <p>Thin provisioning (SBC-4 §4.7). A thin file deallocates on UNMAP (and WRITE SAME with UNMAP) by punching
+ * holes in whole filesystem blocks of the range and writing zeros to the unaligned edges, so every unmapped block
+ * reads as zeros (LBPRZ = 1); GET LBA STATUS reports what SEEK_DATA/SEEK_HOLE say, a logical block being mapped
+ * when any byte of it is allocated. That needs {@code NativeFileHoles} (Java 22+, Linux, a filesystem that punches);
+ * otherwise ({@link FileHoles} explains which) UNMAP writes zeros and every block is reported "mapped or unknown",
+ * which is the truth then. A thick file is never punched: UNMAP is not offered, and a deallocation the core asks
+ * for anyway (SANITIZE) is written as zeros.
+ *
+ * <p>O_DIRECT ({@link Options#direct()}): the page cache is bypassed; positions and lengths must be multiples of
+ * the filesystem block size, so the logical block size must be one too. Heap buffers are staged by the JDK;
+ * direct buffers that are not aligned are staged here through a per-thread aligned buffer.
+ */
+public final class FileBackstore implements Backstore {
+    /** Largest staging buffer for unaligned direct buffers under O_DIRECT. */
+    private static final int BOUNCE_BYTES = 1 << 20;
+
+    /**
+     * How a file backstore is opened.
+     *
+     * @param thin        thin provisioning: UNMAP accepted (deallocating where possible); false: never deallocated
+     * @param direct      open with O_DIRECT
+     * @param nativeHoles use native hole punching and SEEK_DATA/SEEK_HOLE when available (false forces the
+     *                    portable fallback: zeros, everything reported mapped)
+     */
+    public record Options(boolean thin, boolean direct, boolean nativeHoles) {
+        public static Options of(boolean thin) { return new Options(thin, false, true); }
+
+        public Options direct(boolean v) { return new Options(thin, v, nativeHoles); }
+
+        public Options nativeHoles(boolean v) { return new Options(thin, direct, v); }
+    }
+
+    private final Path path;
+    private final FileAccess file;
+    private final FileChannel channel;
+    private final FileHoles holes;
+    private final int blockSize;
+    private final long blockCount;
+    private final boolean thin;
+    /** O_DIRECT alignment in bytes, 0 without O_DIRECT. */
+    private final int alignment;
+    /** Bytes in which holes are punched: the filesystem block, at least one logical block. */
+    private final int punchGranularity;
+    private final ThreadLocal<ByteBuffer> bounce;
+
+    /**
+     * Opens (creating if absent) a file of {@code sizeBytes} (extended sparsely); an existing larger file keeps its
+     * size. A size of 0 uses the existing file's size.
+     */
+    public FileBackstore(Path path, long sizeBytes, int blockSize, boolean thin) throws IOException {
+        this(path, sizeBytes, blockSize, Options.of(thin));
+    }
+
+    public FileBackstore(Path path, long sizeBytes, int blockSize, Options options) throws IOException {
+        this(path, sizeBytes, blockSize, options, FileAccess.DEFAULT_OPENER);
+    }
+
+    FileBackstore(Path path, long sizeBytes, int blockSize, Options options, FileAccess.Opener opener) throws IOException {
+        this(path, sizeBytes, blockSize, options.thin(), open(path, blockSize, options, opener));
+    }
+
+    private static FileAccess open(Path path, int blockSize, Options options, FileAccess.Opener opener)
+            throws IOException {
+        if (blockSize < 512 || Integer.bitCount(blockSize) != 1) {
+            throw new IllegalArgumentException("block size must be a power of two >= 512: " + blockSize);
+        }
+        return FileAccess.open(path, options.direct(), options.thin() && options.nativeHoles(), opener);
+    }
+
+    /** Over an already open file (tests substitute the {@link FileHoles}); closes it if the backstore is refused. */
+    FileBackstore(Path path, long sizeBytes, int blockSize, boolean thin, FileAccess file) throws IOException {
+        this.path = path;
+        this.blockSize = blockSize;
+        this.thin = thin;
+        this.file = file;
+        this.channel = file.channel();
+        this.holes = file.holes();
+        this.alignment = file.directAlignment();
+        try {
+            if (alignment > blockSize) {
+                throw new IllegalArgumentException(path + ": O_DIRECT needs block_size to be a multiple of the "
+                        + "filesystem block size " + alignment + ", not " + blockSize);
+            }
+            this.blockCount = sized(sizeBytes) / blockSize;
+            this.punchGranularity = Math.max(blockSize, filesystemBlock(path));
+        } catch (IOException | RuntimeException e) {
+            file.close();
+            throw e;
+        }
+        this.bounce = alignment == 0 ? null
+                : ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(BOUNCE_BYTES + alignment).alignedSlice(alignment)
+                        .limit(BOUNCE_BYTES).slice());
+    }
+
+    /** Extends the file to {@code sizeBytes} when shorter (sparsely where the filesystem allows); the size in use. */
+    private long sized(long sizeBytes) throws IOException {
+        long size = channel.size();
+        if (sizeBytes > size) {
+            // ftruncate: allocates nothing (a thin file starts fully deallocated) and, unlike writing a last byte,
+            // needs no aligned I/O under O_DIRECT
+            try (RandomAccessFile raf = new RandomAccessFile(holes.sameFile(path).toFile(), "rw")) {
+                raf.setLength(sizeBytes);
+            }
+            size = sizeBytes;
+        } else if (sizeBytes > 0) {
+            size = sizeBytes;
+        }
+        if (size < blockSize) {
+            throw new IllegalArgumentException("file smaller than one block: " + path);
+        }
+        return size;
+    }
+
+    private static int filesystemBlock(Path path) {
+        try {
+            long b = Files.getFileStore(path).getBlockSize();
+            return b > 0 && b <= (1 << 20) && Long.bitCount(b) == 1 ? (int) b : 4096;
+        } catch (IOException | UnsupportedOperationException e) {
+            return 4096; // only sets which whole blocks are punched; edges are zeroed whatever it is
+        }
+    }
+
+    @Override
+    public int blockSize() { return blockSize; }
+
+    @Override
+    public long blockCount() { return blockCount; }
+
+    @Override
+    public boolean blocking() { return true; }
+
+    /** True when UNMAP really deallocates (thin, native hole support, the filesystem punches holes). */
+    public boolean deallocates() { return thin && holes.canPunch() && holes.tracksAllocation(); }
+
+    /**
+     * The unit in which UNMAP deallocates, in logical blocks (BLOCK LIMITS VPD OPTIMAL UNMAP GRANULARITY): the
+     * filesystem block when holes are punched, else 1.
+     */
+    public int unmapGranularityBlocks() { return deallocates() ? punchGranularity / blockSize : 1; }
+
+    @Override
+    public void read(long lba, ByteBuffer dst) throws IOException {
+        long pos = lba * blockSize;
+        if (alignment == 0 || directReady(dst)) {
+            readFully(pos, dst);
+            return;
+        }
+        ByteBuffer b = bounce.get();
+        while (dst.hasRemaining()) {
+            int n = Math.min(dst.remaining(), b.capacity());
+            b.clear().limit(n);
+            readFully(pos, b);
+            dst.put(b.flip());
+            pos += n;
+        }
+    }
+
+    private void readFully(long pos, ByteBuffer dst) throws IOException {
+        while (dst.hasRemaining()) {
+            int n = channel.read(dst, pos);
+            if (n < 0) { // beyond EOF of a file shorter than the device: zeros
+                while (dst.hasRemaining()) {
+                    dst.put((byte) 0);
+                }
+                return;
+            }
+            pos += n;
+        }
+    }
+
+    @Override
+    public void write(long lba, ByteBuffer src, boolean fua) throws IOException {
+        long pos = lba * blockSize;
+        if (alignment == 0 || directReady(src)) {
+            writeFully(pos, src);
+        } else {
+            ByteBuffer b = bounce.get();
+            while (src.hasRemaining()) {
+                int n = Math.min(src.remaining(), b.capacity());
+                b.clear().put(b.position(), src, src.position(), n).limit(n);
+                writeFully(pos, b);
+                src.position(src.position() + n);
+                pos += n;
+            }
+        }
+        if (fua) {
+            channel.force(false);
+        }
+    }
+
+    private void writeFully(long pos, ByteBuffer src) throws IOException {
+        while (src.hasRemaining()) {
+            pos += channel.write(src, pos);
+        }
+    }
+
+    /** Under O_DIRECT the JDK stages heap buffers itself; a direct buffer must start on an aligned address. */
+    private boolean directReady(ByteBuffer b) {
+        return !b.isDirect() || b.alignmentOffset(b.position(), alignment) == 0;
+    }
+
+    @Override
+    public void flush() throws IOException { channel.force(false); }
+
+    @Override
+    public boolean supportsUnmap() { return thin; }
+
+    @Override
+    public boolean unmapReturnsZeros() { return true; }
+
+    /**
+     * Punches the whole filesystem blocks of the range and zeroes the unaligned edges (SBC-4 §4.7.3.4.2, LBPRZ: a
+     * deallocated block reads as zeros); writes zeros throughout when this file cannot deallocate. Thick files are
+     * never punched.
+     */
+    @Override
+    public void unmap(long lba, long blocks) throws IOException {
+        if (thin && holes.canPunch()) {
+            long start = lba * blockSize;
+            long end = start + blocks * blockSize;
+            long from = Math.ceilDiv(start, punchGranularity) * punchGranularity;
+            long to = Math.floorDiv(end, punchGranularity) * punchGranularity;
+            if (from < to && holes.punchHole(from, to - from)) {
+                zeroBytes(start, from);
+                zeroBytes(to, end);
+                return;
+            }
+        }
+        writeZeros(lba, blocks);
+    }
+
+    private void zeroBytes(long from, long to) throws IOException {
+        if (from < to) {
+            writeZeros(from / blockSize, (to - from) / blockSize);
+        }
+    }
+
+    /**
+     * From SEEK_DATA/SEEK_HOLE when the filesystem tracks allocation: a logical block is deallocated when none of
+     * its bytes is data (a hole, or past the end of a shorter file). Otherwise every block is "mapped or unknown".
+     */
+    @Override
+    public long provisioningRun(long lba, long maxBlocks) throws IOException {
+        long limit = lba + Math.min(maxBlocks, blockCount - lba);
+        if (!thin || !holes.tracksAllocation()) {
+            return limit - lba;
+        }
+        long pos = lba * blockSize;
+        long data = holes.nextData(pos);
+        if (data >= pos + blockSize) { // NONE included
+            long firstMapped = data == FileHoles.NONE ? limit : Math.min(limit, data / blockSize);
+            return -(firstMapped - lba);
+        }
+        long at = data;
+        while (true) {
+            long hole = holes.nextHole(at);
+            if (hole == FileHoles.NONE) {
+                return limit - lba;
+            }
+            long holeBlock = Math.ceilDiv(hole, blockSize); // first block that may lie wholly in the hole
+            if (holeBlock >= limit) {
+                return limit - lba;
+            }
+            long next = holes.nextData(holeBlock * blockSize);
+            if (next >= (holeBlock + 1) * blockSize) {
+                return holeBlock - lba;
+            }
+            at = next; // the hole ended inside that block: it is mapped, keep going
+        }
+    }
+
+    @Override
+    public String describe() {
+        String unmap = !thin ? "" : deallocates() ? ", UNMAP punches holes"
+                : ", UNMAP writes zeros (" + holes.describe() + ")";
+        return "file " + path + " " + blockCount * blockSize + " bytes, " + blockSize + "-byte blocks" + unmap
+                + (alignment != 0 ? ", O_DIRECT" : "");
+    }
+
+    @Override
+    public void close() throws IOException { file.close(); }
+}

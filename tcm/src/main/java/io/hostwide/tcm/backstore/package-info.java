@@ -1,0 +1,2 @@
+/** The Backstore SPI under a device and its implementations: sparse RAM, file, null. */
+package io.hostwide.tcm.backstore;

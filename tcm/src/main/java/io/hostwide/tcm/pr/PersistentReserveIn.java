@@ -1,0 +1,96 @@
+package io.hostwide.tcm.pr;
+
+import io.hostwide.scsi.spec.BigEndian;
+import io.hostwide.scsi.spec.ServiceAction;
+import io.hostwide.tcm.TargetCommand;
+
+import java.util.List;
+
+/**
+ * PERSISTENT RESERVE IN (SPC-4 §6.15): READ KEYS, READ RESERVATION, REPORT CAPABILITIES, READ FULL STATUS, from
+ * one snapshot of the LU's state (no lock). Every response reports its full ADDITIONAL LENGTH and is truncated to
+ * the ALLOCATION LENGTH (CDB bytes 7..8).
+ */
+public final class PersistentReserveIn {
+    private PersistentReserveIn() {}
+
+    /** REPORT CAPABILITIES byte 2: CRH(4) ATP_C(2) PTPL_C(0); byte 3: TMV(7), ALLOW COMMANDS 001b (6..4). */
+    static final int CAPABILITIES_BYTE2 = 0x10 | 0x04 | 0x01;
+    static final int CAPABILITIES_BYTE3 = 0x80 | 0x10;
+
+    public static int execute(TargetCommand cmd) {
+        PrState s = cmd.device().services().reservations().state();
+        return switch (cmd.cdb()[1] & 0x1F) {
+            case ServiceAction.PRIN_READ_KEYS -> readKeys(cmd, s);
+            case ServiceAction.PRIN_READ_RESERVATION -> readReservation(cmd, s);
+            case ServiceAction.PRIN_REPORT_CAPABILITIES -> reportCapabilities(cmd, s);
+            case ServiceAction.PRIN_READ_FULL_STATUS -> readFullStatus(cmd, s);
+            default -> cmd.failCdbField(1, 4);
+        };
+    }
+
+    /** SPC-4 §6.15.2: PRgeneration, ADDITIONAL LENGTH, then one 8-byte key per registered I_T nexus. */
+    private static int readKeys(TargetCommand cmd, PrState s) {
+        List<Registration> regs = s.registrations();
+        int len = 8 + 8 * regs.size();
+        byte[] d = cmd.scratch(len);
+        BigEndian.put32(d, 0, s.generation() & 0xFFFF_FFFFL);
+        BigEndian.put32(d, 4, 8L * regs.size());
+        for (int i = 0; i < regs.size(); i++) {
+            BigEndian.put64(d, 8 + 8 * i, regs.get(i).key());
+        }
+        return cmd.respond(d, len);
+    }
+
+    /** SPC-4 §6.15.3: the reservation key (0 for all-registrants types), scope and type. */
+    private static int readReservation(TargetCommand cmd, PrState s) {
+        int len = s.reserved() ? 24 : 8;
+        byte[] d = cmd.scratch(len);
+        BigEndian.put32(d, 0, s.generation() & 0xFFFF_FFFFL);
+        BigEndian.put32(d, 4, len - 8);
+        if (s.reserved()) {
+            BigEndian.put64(d, 8, s.holder() == null ? 0 : s.holder().key());
+            d[21] = (byte) (PrType.LU_SCOPE << 4 | s.type());
+        }
+        return cmd.respond(d, len);
+    }
+
+    /** SPC-4 §6.15.4. */
+    private static int reportCapabilities(TargetCommand cmd, PrState s) {
+        byte[] d = cmd.scratch(8);
+        BigEndian.put16(d, 0, 8);
+        d[2] = (byte) CAPABILITIES_BYTE2;
+        d[3] = (byte) (CAPABILITIES_BYTE3 | (s.aptpl() ? 0x01 : 0)); // PTPL_A
+        BigEndian.put16(d, 4, PrType.TYPE_MASK);
+        return cmd.respond(d, 8);
+    }
+
+    /**
+     * SPC-4 §6.15.5: one full status descriptor per registration: key, ALL_TG_PT / R_HOLDER, scope and type
+     * when holding, relative target port identifier, and the initiator's TransportID.
+     */
+    private static int readFullStatus(TargetCommand cmd, PrState s) {
+        List<Registration> regs = s.registrations();
+        int len = 8;
+        for (Registration r : regs) {
+            len += 24 + TransportIds.length(r.initiatorPortName());
+        }
+        byte[] d = cmd.scratch(len);
+        BigEndian.put32(d, 0, s.generation() & 0xFFFF_FFFFL);
+        BigEndian.put32(d, 4, len - 8);
+        int p = 8;
+        for (Registration r : regs) {
+            BigEndian.put64(d, p, r.key());
+            boolean holder = s.isHolder(r);
+            d[p + 12] = (byte) ((r.allTargetPorts() ? 0x02 : 0) | (holder ? 0x01 : 0));
+            if (holder) {
+                d[p + 13] = (byte) (PrType.LU_SCOPE << 4 | s.type());
+            }
+            BigEndian.put16(d, p + 18, r.relativeTargetPortId());
+            int tid = TransportIds.write(d, p + 24, r.initiatorPortName());
+            BigEndian.put32(d, p + 20, tid);
+            p += 24 + tid;
+        }
+        return cmd.respond(d, len);
+    }
+}

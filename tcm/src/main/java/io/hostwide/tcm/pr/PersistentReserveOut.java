@@ -1,0 +1,222 @@
+package io.hostwide.tcm.pr;
+
+import io.hostwide.scsi.spec.Asc;
+import io.hostwide.scsi.spec.BigEndian;
+import io.hostwide.scsi.spec.ServiceAction;
+import io.hostwide.tcm.SenseReason;
+import io.hostwide.tcm.Session;
+import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.core.CommandDescriptor;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * PERSISTENT RESERVE OUT (SPC-4 §6.16, §5.13). The basic parameter list (SPC-4 Table 173) is 24 bytes: RESERVATION
+ * KEY (0..7), SERVICE ACTION RESERVATION KEY (8..15), byte 20 SPEC_I_PT(3) ALL_TG_PT(2) APTPL(0). SPEC_I_PT is not
+ * supported (REPORT CAPABILITIES SIP_C = 0) and is rejected as SPC-4 §6.16.3 asks; ALL_TG_PT is (ATP_C = 1).
+ * REGISTER AND MOVE has its own list ({@link RegisterAndMove}). Each service action validates first, then builds
+ * the next {@link PrState} under the LU's monitor and publishes it; a rejected command changes nothing.
+ */
+public final class PersistentReserveOut {
+    private PersistentReserveOut() {}
+
+    static final int BASIC_LENGTH = 24;
+    static final int SPEC_I_PT = 0x08;
+    static final int ALL_TG_PT = 0x04;
+    static final int APTPL = 0x01;
+
+    public static int execute(TargetCommand cmd) {
+        byte[] cdb = cmd.cdb();
+        int sa = cdb[1] & 0x1F;
+        long paramLength = BigEndian.u32(cdb, 5);
+        if (sa == ServiceAction.PROUT_REGISTER_AND_MOVE) {
+            return RegisterAndMove.execute(cmd, paramLength);
+        }
+        if (paramLength != BASIC_LENGTH || cmd.dataOutLength() < BASIC_LENGTH) {
+            if (paramLength > BASIC_LENGTH && cmd.dataOutLength() > 20 && (cmd.outU8(20) & SPEC_I_PT) != 0) {
+                return cmd.failParameterField(20, 3); // SIP_C = 0
+            }
+            return cmd.fail(SenseReason.PARAMETER_LIST_LENGTH_ERROR);
+        }
+        int flags = cmd.outU8(20);
+        if ((flags & SPEC_I_PT) != 0) {
+            return cmd.failParameterField(20, 3);
+        }
+        boolean register = sa == ServiceAction.PROUT_REGISTER || sa == ServiceAction.PROUT_REGISTER_AND_IGNORE_EXISTING_KEY;
+        if ((flags & ALL_TG_PT) != 0 && !register) {
+            return cmd.failParameterField(20, 2); // SPC-4 §6.16.3: ALL_TG_PT only for the register actions
+        }
+        if (needsType(sa)) {
+            if ((cdb[2] >>> 4 & 0xF) != PrType.LU_SCOPE) {
+                return cmd.failCdbField(2, 7);
+            }
+            if (!PrType.valid(cdb[2] & 0xF)) {
+                return cmd.failCdbField(2, 3);
+            }
+        }
+        Request r = new Request(cmd, cmd.outS64(0), cmd.outS64(8), flags, cdb[2] & 0xF);
+        PersistentReservations pr = cmd.device().services().reservations();
+        synchronized (pr) {
+            return switch (sa) {
+                case ServiceAction.PROUT_REGISTER -> register(pr, r, false);
+                case ServiceAction.PROUT_REGISTER_AND_IGNORE_EXISTING_KEY -> register(pr, r, true);
+                case ServiceAction.PROUT_RESERVE -> reserve(pr, r);
+                case ServiceAction.PROUT_RELEASE -> release(pr, r);
+                case ServiceAction.PROUT_CLEAR -> clear(pr, r);
+                case ServiceAction.PROUT_PREEMPT -> Preempt.execute(pr, r, false);
+                case ServiceAction.PROUT_PREEMPT_AND_ABORT -> Preempt.execute(pr, r, true);
+                default -> cmd.failCdbField(1, 4);
+            };
+        }
+    }
+
+    private static boolean needsType(int sa) {
+        return sa == ServiceAction.PROUT_RESERVE || sa == ServiceAction.PROUT_RELEASE
+                || sa == ServiceAction.PROUT_PREEMPT || sa == ServiceAction.PROUT_PREEMPT_AND_ABORT;
+    }
+
+    /** One decoded request. */
+    record Request(TargetCommand cmd, long key, long saKey, int flags, int type) {
+        Session session() { return cmd.session(); }
+
+        boolean aptpl() { return (flags & APTPL) != 0; }
+
+        boolean allTargetPorts() { return (flags & ALL_TG_PT) != 0; }
+    }
+
+    /** REGISTER / REGISTER AND IGNORE EXISTING KEY (SPC-4 §5.13.7). */
+    private static int register(PersistentReservations pr, Request r, boolean ignoreKey) {
+        PrState s = pr.state();
+        TargetCommand cmd = r.cmd();
+        Registration mine = s.registrationOf(r.session());
+        if (mine == null) {
+            if (!ignoreKey && r.key() != 0) {
+                return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            }
+            if (r.saKey() == 0) {
+                return CommandDescriptor.DONE; // nothing to register, nothing changes
+            }
+            List<Registration> regs = new ArrayList<>(s.registrations());
+            regs.add(Registration.of(r.session(), r.saKey(), r.allTargetPorts()));
+            return commit(pr, cmd, new PrState(s.generation() + 1, regs, s.type(), s.holder(), s.spc2Holder(), r.aptpl()));
+        }
+        if (!ignoreKey && r.key() != mine.key()) {
+            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+        }
+        if (r.saKey() != 0) {
+            List<Registration> regs = new ArrayList<>(s.registrations());
+            Registration changed = mine.withKey(r.saKey());
+            regs.set(regs.indexOf(mine), changed);
+            Registration holder = mine.equals(s.holder()) ? changed : s.holder();
+            return commit(pr, cmd, new PrState(s.generation() + 1, regs, s.type(), holder, s.spc2Holder(), r.aptpl()));
+        }
+        return unregister(pr, r, s, mine);
+    }
+
+    /**
+     * SPC-4 §5.13.11.2.3: unregistering the holder of a non all-registrants reservation releases it, and only a
+     * registrants-only one tells the other registrants (RESERVATIONS RELEASED); an all-registrants reservation
+     * goes with its last registrant, silently. Nobody else hears anything (tgt's stray 2Ah/04h is the bug
+     * libiscsi ProutReserve.Ownership* catches).
+     */
+    private static int unregister(PersistentReservations pr, Request r, PrState s, Registration mine) {
+        List<Registration> regs = new ArrayList<>(s.registrations());
+        regs.remove(mine);
+        int type = s.type();
+        Registration holder = s.holder();
+        boolean releasedRo = false;
+        if (type != 0 && PrType.allRegistrants(type)) {
+            if (regs.isEmpty()) {
+                type = 0;
+            }
+        } else if (mine.equals(holder)) {
+            releasedRo = PrType.registrantsOnly(type);
+            type = 0;
+            holder = null;
+        }
+        PrState next = new PrState(s.generation() + 1, regs, type, holder, s.spc2Holder(), r.aptpl());
+        if (commit(pr, r.cmd(), next) != CommandDescriptor.DONE || r.cmd().failed()) {
+            return CommandDescriptor.DONE;
+        }
+        if (releasedRo) {
+            Session me = r.session();
+            pr.unitAttention(x -> x != me && next.registrationOf(x) != null, Asc.RESERVATIONS_RELEASED);
+        }
+        return CommandDescriptor.DONE;
+    }
+
+    /** RESERVE (SPC-4 §5.13.9). */
+    private static int reserve(PersistentReservations pr, Request r) {
+        PrState s = pr.state();
+        TargetCommand cmd = r.cmd();
+        Registration mine = s.registrationOf(r.session());
+        if (mine == null || mine.key() != r.key()) {
+            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+        }
+        if (s.spc2Holder() != null && s.spc2Holder() != r.session()) {
+            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+        }
+        if (s.reserved()) {
+            // the holder asking again for the same type is GOOD; anything else conflicts
+            return s.isHolder(mine) && s.type() == r.type() ? CommandDescriptor.DONE
+                    : cmd.fail(SenseReason.RESERVATION_CONFLICT);
+        }
+        Registration holder = PrType.allRegistrants(r.type()) ? null : mine;
+        return commit(pr, cmd, new PrState(s.generation(), s.registrations(), r.type(), holder, s.spc2Holder(), s.aptpl()));
+    }
+
+    /** RELEASE (SPC-4 §5.13.11.2.2). */
+    private static int release(PersistentReservations pr, Request r) {
+        PrState s = pr.state();
+        TargetCommand cmd = r.cmd();
+        Registration mine = s.registrationOf(r.session());
+        if (mine == null || mine.key() != r.key()) {
+            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+        }
+        if (!s.reserved() || !s.isHolder(mine)) {
+            return CommandDescriptor.DONE; // no reservation, or not the holder: GOOD, no effect
+        }
+        if (s.type() != r.type()) {
+            return cmd.fail(SenseReason.INVALID_RELEASE_OF_PERSISTENT_RESERVATION);
+        }
+        int released = s.type();
+        PrState next = new PrState(s.generation(), s.registrations(), 0, null, s.spc2Holder(), s.aptpl());
+        commit(pr, cmd, next);
+        if (!cmd.failed() && (PrType.registrantsOnly(released) || PrType.allRegistrants(released))) {
+            Session me = r.session();
+            pr.unitAttention(x -> x != me && next.registrationOf(x) != null, Asc.RESERVATIONS_RELEASED);
+        }
+        return CommandDescriptor.DONE;
+    }
+
+    /** CLEAR (SPC-4 §5.13.11.2.6): every registration and the reservation go; the others hear RESERVATIONS PREEMPTED. */
+    private static int clear(PersistentReservations pr, Request r) {
+        PrState s = pr.state();
+        TargetCommand cmd = r.cmd();
+        Registration mine = s.registrationOf(r.session());
+        if (mine == null || mine.key() != r.key()) {
+            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+        }
+        Set<Session> told = new HashSet<>();
+        for (Registration x : s.registrations()) {
+            told.addAll(pr.nexusesOf(x));
+        }
+        told.remove(r.session());
+        commit(pr, cmd, new PrState(s.generation() + 1, List.of(), 0, null, s.spc2Holder(), s.aptpl()));
+        if (!cmd.failed()) {
+            pr.unitAttention(told::contains, Asc.RESERVATIONS_PREEMPTED);
+        }
+        return CommandDescriptor.DONE;
+    }
+
+    /** Publishes the next state; a failed APTPL write fails the command and leaves the old state. */
+    static int commit(PersistentReservations pr, TargetCommand cmd, PrState next) {
+        if (!pr.publish(next)) {
+            return cmd.fail(SenseReason.INSUFFICIENT_REGISTRATION_RESOURCES);
+        }
+        return CommandDescriptor.DONE;
+    }
+}

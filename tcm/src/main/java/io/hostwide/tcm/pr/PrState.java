@@ -1,0 +1,51 @@
+package io.hostwide.tcm.pr;
+
+import io.hostwide.tcm.Session;
+
+import java.util.List;
+
+/**
+ * Immutable persistent and SPC-2 reservation state of one LU, published in one volatile write: the reservation
+ * gate reads it without a lock (LIO takes dev_reservation_lock per command; seed 002 names it the lock left).
+ *
+ * @param generation    PRgeneration (SPC-4 §6.15.2), 32-bit wrapping
+ * @param registrations in registration order
+ * @param type          persistent reservation type ({@link PrType}), 0 when none
+ * @param holder        the holding registration of a non all-registrants reservation, else null
+ * @param spc2Holder    the I_T nexus holding an SPC-2 RESERVE, or null
+ * @param aptpl         activate persist through power loss (SPC-4 §5.13.5), the last APTPL bit received
+ */
+public record PrState(int generation, List<Registration> registrations, int type, Registration holder,
+                      Session spc2Holder, boolean aptpl) {
+
+    public static final PrState EMPTY = new PrState(0, List.of(), 0, null, null, false);
+
+    public PrState {
+        registrations = List.copyOf(registrations);
+    }
+
+    /** Nothing can conflict: the gate's fast path. */
+    public boolean quiet() { return type == 0 && spc2Holder == null; }
+
+    public boolean reserved() { return type != 0; }
+
+    /** The registration of {@code s}'s I_T nexus, or null. */
+    public Registration registrationOf(Session s) {
+        for (Registration r : registrations) {
+            if (r.matches(s)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** SPC-4 §5.13.10: every registrant holds an all-registrants reservation. */
+    public boolean isHolder(Registration r) {
+        if (r == null || type == 0) {
+            return false;
+        }
+        return PrType.allRegistrants(type) ? registrations.contains(r) : r.equals(holder);
+    }
+
+    public boolean isHolder(Session s) { return type != 0 && isHolder(registrationOf(s)); }
+}

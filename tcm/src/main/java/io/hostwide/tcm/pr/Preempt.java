@@ -1,0 +1,86 @@
+package io.hostwide.tcm.pr;
+
+import io.hostwide.scsi.spec.Asc;
+import io.hostwide.tcm.SenseReason;
+import io.hostwide.tcm.Session;
+import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.TargetCore;
+import io.hostwide.tcm.core.CommandDescriptor;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * PREEMPT and PREEMPT AND ABORT (SPC-4 §5.13.11.4). The SERVICE ACTION RESERVATION KEY names the registrations to
+ * remove; what else happens depends on the reservation:
+ * <ul>
+ *   <li>none: remove the registrations with that key (none → RESERVATION CONFLICT; key 0 → INVALID FIELD IN
+ *       PARAMETER LIST);</li>
+ *   <li>all registrants: key 0 removes every other registration and makes the sender the holder of a new
+ *       reservation of the CDB's type; another key just removes registrations;</li>
+ *   <li>otherwise, key = the holder's: remove those registrations, release, reserve for the sender with the CDB's
+ *       type — and if type or scope changed, RESERVATIONS RELEASED to the registrants that stay;
+ *       another key: remove registrations (none → RESERVATION CONFLICT).</li>
+ * </ul>
+ * Every removed nexus (but the sender) gets REGISTRATIONS PREEMPTED. PREEMPT AND ABORT then aborts the preempted
+ * nexuses' commands on this LU through the task manager and completes only after they are gone.
+ */
+final class Preempt {
+    private Preempt() {}
+
+    static int execute(PersistentReservations pr, PersistentReserveOut.Request r, boolean abort) {
+        PrState s = pr.state();
+        TargetCommand cmd = r.cmd();
+        Session me = r.session();
+        Registration mine = s.registrationOf(me);
+        if (mine == null || mine.key() != r.key()) {
+            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+        }
+        boolean allReg = s.reserved() && PrType.allRegistrants(s.type());
+        if (r.saKey() == 0 && !allReg) {
+            return cmd.failParameterField(8, 7);
+        }
+        List<Registration> kept = new ArrayList<>();
+        List<Registration> removed = new ArrayList<>();
+        for (Registration x : s.registrations()) {
+            boolean drop = x != mine && (allReg && r.saKey() == 0 || x.key() == r.saKey());
+            (drop ? removed : kept).add(x);
+        }
+        int type = s.type();
+        Registration holder = s.holder();
+        boolean typeChanged = false;
+        if (allReg && r.saKey() == 0 || s.reserved() && !allReg && s.holder().key() == r.saKey()) {
+            typeChanged = type != r.type();
+            type = r.type();
+            holder = PrType.allRegistrants(type) ? null : mine;
+        } else if (removed.isEmpty()) {
+            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+        }
+        if (holder != null && !kept.contains(holder)) {
+            holder = null; // cannot happen for a preempting holder; keeps the state consistent
+            type = 0;
+        }
+        Set<Session> preempted = new HashSet<>();
+        for (Registration x : removed) {
+            preempted.addAll(pr.nexusesOf(x));
+        }
+        preempted.remove(me);
+        PrState next = new PrState(s.generation() + 1, kept, type, holder, s.spc2Holder(), s.aptpl());
+        if (PersistentReserveOut.commit(pr, cmd, next) != CommandDescriptor.DONE || cmd.failed()) {
+            return CommandDescriptor.DONE;
+        }
+        pr.unitAttention(preempted::contains, Asc.REGISTRATIONS_PREEMPTED);
+        if (typeChanged) {
+            pr.unitAttention(x -> x != me && !preempted.contains(x) && next.registrationOf(x) != null,
+                    Asc.RESERVATIONS_RELEASED);
+        }
+        if (!abort || preempted.isEmpty()) {
+            return CommandDescriptor.DONE;
+        }
+        TargetCore core = me.core();
+        core.taskManagement().abortFor(preempted, pr.device(), cmd, me, () -> core.complete(cmd));
+        return CommandDescriptor.ASYNC;
+    }
+}

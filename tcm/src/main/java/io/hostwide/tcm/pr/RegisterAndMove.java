@@ -1,0 +1,93 @@
+package io.hostwide.tcm.pr;
+
+import io.hostwide.tcm.SenseReason;
+import io.hostwide.tcm.Session;
+import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.model.TargetPort;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * REGISTER AND MOVE (SPC-4 §5.13.8, parameter list Table 175): the reservation holder registers another I_T
+ * nexus — named by a TransportID and a relative target port identifier — with the SERVICE ACTION RESERVATION KEY
+ * and moves the reservation to it, keeping type and scope; UNREG also unregisters the sender.
+ * <pre>
+ *  0..7  RESERVATION KEY      8..15 SERVICE ACTION RESERVATION KEY   17 UNREG(1) APTPL(0)
+ * 18..19 RELATIVE TARGET PORT IDENTIFIER   20..23 TRANSPORTID PARAMETER DATA LENGTH   24.. TransportID
+ * </pre>
+ */
+final class RegisterAndMove {
+    private RegisterAndMove() {}
+
+    static int execute(TargetCommand cmd, long paramLength) {
+        if (paramLength < 24 || cmd.dataOutLength() < 24) {
+            return cmd.fail(SenseReason.PARAMETER_LIST_LENGTH_ERROR);
+        }
+        long tidLength = cmd.outU32(20);
+        if (24 + tidLength != paramLength || cmd.dataOutLength() < paramLength) {
+            return cmd.fail(SenseReason.PARAMETER_LIST_LENGTH_ERROR);
+        }
+        String dest = TransportIds.iscsiInitiatorPort(cmd, 24, (int) tidLength);
+        if (dest == null) {
+            return cmd.failParameterField(24, 7);
+        }
+        int rtpi = cmd.outU16(18);
+        TargetPort destPort = null;
+        for (TargetPort p : cmd.session().port().target().ports()) {
+            if (p.relativePortId() == rtpi) {
+                destPort = p;
+            }
+        }
+        if (destPort == null) {
+            return cmd.failParameterField(18, 7);
+        }
+        long key = cmd.outS64(0);
+        long saKey = cmd.outS64(8);
+        boolean unreg = (cmd.outU8(17) & 0x02) != 0;
+        boolean aptpl = (cmd.outU8(17) & 0x01) != 0;
+        PersistentReservations pr = cmd.device().services().reservations();
+        synchronized (pr) {
+            return move(pr, cmd, key, saKey, dest, destPort, unreg, aptpl);
+        }
+    }
+
+    private static int move(PersistentReservations pr, TargetCommand cmd, long key, long saKey, String dest,
+                            TargetPort destPort, boolean unreg, boolean aptpl) {
+        PrState s = pr.state();
+        Session me = cmd.session();
+        Registration mine = s.registrationOf(me);
+        if (mine == null || mine.key() != key) {
+            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+        }
+        if (!s.reserved() || PrType.allRegistrants(s.type()) || !s.isHolder(mine)) {
+            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+        }
+        if (saKey == 0) {
+            return cmd.failParameterField(8, 7);
+        }
+        if (dest.equals(me.initiatorPortName()) && destPort == me.port()) {
+            return cmd.failParameterField(24, 7); // moving to itself
+        }
+        List<Registration> regs = new ArrayList<>(s.registrations());
+        Registration target = null;
+        for (Registration x : regs) {
+            if (x.initiatorPortName().equals(dest) && (x.allTargetPorts() || destPort.portName().equals(x.targetPortName()))) {
+                target = x;
+            }
+        }
+        Registration moved = new Registration(dest, destPort.portName(), destPort.relativePortId(), saKey, false);
+        if (target != null) {
+            moved = target.withKey(saKey);
+            regs.set(regs.indexOf(target), moved);
+        } else {
+            regs.add(moved);
+        }
+        if (unreg) {
+            regs.remove(mine);
+        }
+        return PersistentReserveOut.commit(pr, cmd,
+                new PrState(s.generation() + 1, regs, s.type(), moved, s.spc2Holder(), aptpl));
+    }
+}

@@ -1,0 +1,57 @@
+package io.hostwide.tcm.pr;
+
+import io.hostwide.tcm.SenseReason;
+import io.hostwide.tcm.Session;
+import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.core.CommandDescriptor;
+
+/**
+ * RESERVE(6)/(10) and RELEASE(6)/(10) (SPC-2 §7.21-7.24), logical-unit reservations of one I_T nexus, with the
+ * SPC-4 §5.13.3 compatible reservation handling (CRH = 1) while persistent registrations exist:
+ * RESERVE / RELEASE from the persistent reservation holder (any registrant of an all-registrants reservation)
+ * complete GOOD with no effect; from anyone else they get RESERVATION CONFLICT. Without registrations:
+ * RESERVE by another nexus than the holder conflicts, re-RESERVE by the holder is GOOD, RELEASE by a non-holder
+ * is GOOD and changes nothing. Third-party and extent reservations are not supported (reserved bits).
+ * Released by LU reset, target reset, I_T nexus reset and I_T nexus loss.
+ */
+public final class Spc2Reservations {
+    private Spc2Reservations() {}
+
+    public static int reserve(TargetCommand cmd) {
+        PersistentReservations pr = cmd.device().services().reservations();
+        Session me = cmd.session();
+        synchronized (pr) {
+            PrState s = pr.state();
+            if (!s.registrations().isEmpty()) {
+                return s.isHolder(me) ? CommandDescriptor.DONE : cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            }
+            Session holder = live(s.spc2Holder());
+            if (holder != null && holder != me) {
+                return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            }
+            pr.publish(new PrState(s.generation(), s.registrations(), s.type(), s.holder(), me, s.aptpl()));
+            return CommandDescriptor.DONE;
+        }
+    }
+
+    public static int release(TargetCommand cmd) {
+        PersistentReservations pr = cmd.device().services().reservations();
+        Session me = cmd.session();
+        synchronized (pr) {
+            PrState s = pr.state();
+            if (!s.registrations().isEmpty()) {
+                return s.isHolder(me) ? CommandDescriptor.DONE : cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            }
+            Session holder = live(s.spc2Holder());
+            if (holder == me || (holder == null && s.spc2Holder() != null)) {
+                pr.publish(new PrState(s.generation(), s.registrations(), s.type(), s.holder(), null, s.aptpl()));
+            }
+            return CommandDescriptor.DONE;
+        }
+    }
+
+    /** The holder unless its I_T nexus is gone (nexus loss releases the reservation, SPC-2 §5.5.1). */
+    static Session live(Session holder) {
+        return holder == null || holder.closed() ? null : holder;
+    }
+}

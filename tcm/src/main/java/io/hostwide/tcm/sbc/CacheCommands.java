@@ -1,0 +1,48 @@
+package io.hostwide.tcm.sbc;
+
+import io.hostwide.tcm.SenseReason;
+import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.model.Device;
+
+import java.io.IOException;
+
+/** SYNCHRONIZE CACHE 10/16 (SBC-4 §5.26/5.27) and PRE-FETCH 10/16 (§5.9/5.10). */
+final class CacheCommands {
+    private CacheCommands() {}
+
+    /** Range check, then make every completed write durable (IMMED is honoured by finishing before GOOD). */
+    static int synchronizeCache(TargetCommand cmd) {
+        byte[] cdb = cmd.cdb();
+        long lba = BlockCdb.lba(cdb);
+        long blocks = BlockCdb.blocks(cdb);
+        Device dev = cmd.device();
+        if (!BlockCdb.inRange(cmd, lba, blocks)) {
+            return CommandDescriptor.DONE;
+        }
+        try {
+            dev.backstore().flush();
+        } catch (IOException e) {
+            return cmd.fail(SenseReason.WRITE_ERROR);
+        }
+        return CommandDescriptor.DONE;
+    }
+
+    /**
+     * Range check; CONDITION MET when the blocks are in memory (non-blocking backstores hold everything "in
+     * cache"), GOOD otherwise (SBC-4 §5.9: the cache could not be assumed to hold them).
+     */
+    static int prefetch(TargetCommand cmd) {
+        byte[] cdb = cmd.cdb();
+        long lba = BlockCdb.lba(cdb);
+        long blocks = BlockCdb.blocks(cdb);
+        Device dev = cmd.device();
+        if (!BlockCdb.inRange(cmd, lba, blocks)) {
+            return CommandDescriptor.DONE;
+        }
+        if (!dev.backstore().blocking()) {
+            cmd.conditionMet();
+        }
+        return CommandDescriptor.DONE;
+    }
+}

@@ -1,0 +1,98 @@
+package io.hostwide.tcm.sbc;
+
+import io.hostwide.scsi.spec.Cdb10;
+import io.hostwide.scsi.spec.CdbGroup;
+import io.hostwide.tcm.SenseReason;
+import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.core.RangeLock;
+import io.hostwide.tcm.model.Device;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/** READ and WRITE 6/10/12/16 (SBC-4 §5.15-§5.18, §5.40-§5.43), with DPO (a hint) and FUA. */
+final class ReadWrite {
+    private ReadWrite() {}
+
+    static int read(TargetCommand cmd) {
+        byte[] cdb = cmd.cdb();
+        if (!BlockCdb.protectClear(cmd)) {
+            return CommandDescriptor.DONE;
+        }
+        long lba = BlockCdb.lba(cdb);
+        long blocks = BlockCdb.blocks(cdb);
+        Device dev = cmd.device();
+        if (!BlockCdb.inRange(cmd, lba, blocks) || !withinMaxTransfer(cmd, dev, blocks)) {
+            return CommandDescriptor.DONE;
+        }
+        if (blocks == 0) {
+            return CommandDescriptor.DONE;
+        }
+        int bytes = (int) (blocks * dev.blockSize());
+        ByteBuffer buf = cmd.dataInBuffer(bytes);
+        try {
+            dev.backstore().read(lba, buf);
+        } catch (IOException e) {
+            return cmd.failWithInformation(SenseReason.UNRECOVERED_READ_ERROR, lba);
+        }
+        cmd.dataInLength(bytes);
+        return CommandDescriptor.DONE;
+    }
+
+    static int write(TargetCommand cmd) {
+        byte[] cdb = cmd.cdb();
+        if (!BlockCdb.protectClear(cmd)) {
+            return CommandDescriptor.DONE;
+        }
+        long lba = BlockCdb.lba(cdb);
+        long blocks = BlockCdb.blocks(cdb);
+        Device dev = cmd.device();
+        if (!BlockCdb.inRange(cmd, lba, blocks) || !withinMaxTransfer(cmd, dev, blocks)) {
+            return CommandDescriptor.DONE;
+        }
+        blocks = transferredBlocks(cmd, dev, blocks);
+        if (blocks == 0) {
+            return CommandDescriptor.DONE;
+        }
+        boolean fua = CdbGroup.lengthOf(cdb[0]) != 6 && (cdb[1] & Cdb10.FUA) != 0;
+        return writeBlocks(cmd, dev, lba, (int) (blocks * dev.blockSize()), 0, fua);
+    }
+
+    /**
+     * Writes {@code bytes} of Data-Out starting at {@code dataOffset} to {@code lba}, holding the range shared
+     * against COMPARE AND WRITE / WRITE ATOMIC.
+     */
+    static int writeBlocks(TargetCommand cmd, Device dev, long lba, int bytes, int dataOffset, boolean fua) {
+        boolean durable = (fua && dev.attributes().emulateFuaWrite()) || !dev.modePages().writeCacheEnabled();
+        long mask = RangeLock.mask(lba, bytes / dev.blockSize());
+        long[] stamps = RangeLock.stamps();
+        dev.rangeLock().lockShared(mask, stamps);
+        try {
+            dev.backstore().write(lba, cmd.dataOutWindow(dataOffset, bytes), durable);
+        } catch (IOException e) {
+            return cmd.failWithInformation(SenseReason.WRITE_ERROR, lba);
+        } finally {
+            cmd.restoreDataOut();
+            dev.rangeLock().unlockShared(mask, stamps);
+        }
+        return CommandDescriptor.DONE;
+    }
+
+    /**
+     * The blocks whose Data-Out the initiator sends: all of them, or fewer when the core truncated an overflowing
+     * write to the expected length (RFC 7143 §11.4.5.2, see CommandDescriptor.TRUNCATABLE_DATA_OUT).
+     */
+    static long transferredBlocks(TargetCommand cmd, Device dev, long blocks) {
+        return Math.min(blocks, cmd.cdbTransferLength() / dev.blockSize());
+    }
+
+    /** SBC-4 §6.6.4: a transfer longer than MAXIMUM TRANSFER LENGTH → INVALID FIELD IN CDB. */
+    static boolean withinMaxTransfer(TargetCommand cmd, Device dev, long blocks) {
+        if (blocks > dev.maxTransferBlocks()) {
+            cmd.failCdbField(BlockCdb.transferLengthOffset(cmd.cdb()), -1);
+            return false;
+        }
+        return true;
+    }
+}

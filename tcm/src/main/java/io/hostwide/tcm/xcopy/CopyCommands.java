@@ -1,0 +1,29 @@
+package io.hostwide.tcm.xcopy;
+
+import io.hostwide.scsi.spec.ScsiOpcode;
+import io.hostwide.scsi.spec.ServiceAction;
+import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.core.CommandTable;
+import io.hostwide.tcm.core.ReservationRule;
+import io.hostwide.tcm.core.Row;
+import io.hostwide.tcm.core.TransferLength;
+
+/** Command table rows of the copy manager: EXTENDED COPY (LID1) and RECEIVE COPY RESULTS (SPC-4 §6.4, §6.18). */
+public final class CopyCommands {
+    private CopyCommands() {}
+
+    private static final int F = 0xFF;
+
+    public static void addTo(CommandTable t) {
+        t.add(Row.of(ScsiOpcode.EXTENDED_COPY, "EXTENDED COPY(LID1)").sa(ServiceAction.XCOPY_LID1)
+                .usage(0x1F, 0, 0, 0, 0, 0, 0, 0, 0, F, F, F, F, 0, 0x07).dataOut(TransferLength.field(10, 4))
+                .flags(CommandDescriptor.MEDIUM_ACCESS | CommandDescriptor.BACKSTORE_IO)
+                .reservation(ReservationRule.WRITE).timeouts(30, 600).handler(ExtendedCopy::execute));
+        for (int sa : new int[] {ServiceAction.RCR_COPY_STATUS, ServiceAction.RCR_OPERATING_PARAMETERS,
+                ServiceAction.RCR_FAILED_SEGMENT_DETAILS}) {
+            t.add(Row.of(ScsiOpcode.RECEIVE_COPY_RESULTS, "RECEIVE COPY RESULTS").sa(sa)
+                    .usage(0x1F, F, 0, 0, 0, 0, 0, 0, 0, F, F, F, F, 0, 0x07).dataIn(TransferLength.field(10, 4))
+                    .reservation(ReservationRule.READ).timeouts(1, 5).handler(ReceiveCopyResults::execute));
+        }
+    }
+}

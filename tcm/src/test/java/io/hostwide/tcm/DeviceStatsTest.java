@@ -1,0 +1,41 @@
+package io.hostwide.tcm;
+
+import static io.hostwide.tcm.Harness.BLOCK;
+import static io.hostwide.tcm.Harness.BLOCKS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.tcm.model.DeviceStats;
+import org.junit.jupiter.api.Test;
+
+/** The core counts every completed command of a device once, by kind, with the bytes actually moved. */
+class DeviceStatsTest {
+
+    @Test
+    void readsWritesOthersAndErrorsAreCountedOnce() {
+        try (Harness h = new Harness()) {
+            byte[] data = Harness.pattern(4 * BLOCK, 7);
+            assertThat(h.out(Harness.write10(0, 4), data).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(0, 4), 4 * BLOCK).status()).isEqualTo(ScsiStatus.GOOD);
+            // a short allocation: only what was sent counts
+            assertThat(h.in(Harness.read10(0, 4), 2 * BLOCK).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.none(Harness.cdb(0x00, 0, 0, 0, 0, 0)).status()).isEqualTo(ScsiStatus.GOOD); // TUR
+            // past the end: a read error, no bytes
+            assertThat(h.in(Harness.read10(BLOCKS, 1), BLOCK).status()).isEqualTo(ScsiStatus.CHECK_CONDITION);
+            // a rejected write moves no data
+            assertThat(h.out(Harness.write10(BLOCKS, 1), new byte[BLOCK]).status())
+                    .isEqualTo(ScsiStatus.CHECK_CONDITION);
+
+            DeviceStats.Snapshot s = h.device.stats().snapshot();
+            assertThat(s.reads().ops()).isEqualTo(3);
+            assertThat(s.reads().bytes()).isEqualTo(6 * BLOCK);
+            assertThat(s.writes().ops()).isEqualTo(2);
+            assertThat(s.writes().bytes()).isEqualTo(4 * BLOCK);
+            assertThat(s.other().ops()).isGreaterThanOrEqualTo(1);
+            assertThat(s.errors()).isEqualTo(2);
+            assertThat(s.aborted()).isZero();
+            assertThat(s.reads().latency().count()).isEqualTo(3);
+            assertThat(s.reads().latency().percentile(100)).isPositive();
+        }
+    }
+}
