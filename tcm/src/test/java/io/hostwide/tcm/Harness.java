@@ -30,10 +30,14 @@ public final class Harness implements AutoCloseable {
     public Harness(DeviceAttributes attrs, Backstore backstore) { this(attrs, backstore, false); }
 
     public Harness(DeviceAttributes attrs, Backstore backstore, boolean powerOnUa) {
+        this("dev0", attrs, backstore, powerOnUa);
+    }
+
+    public Harness(String deviceName, DeviceAttributes attrs, Backstore backstore, boolean powerOnUa) {
         core = new TargetCore(CoreConfig.defaults().withPowerOnUnitAttention(powerOnUa));
         target = core.addTarget("iqn.2026-12.io.hostwide:test");
         port = core.addPort(target, 1, 5);
-        device = core.addDevice("dev0", backstore, attrs);
+        device = core.addDevice(deviceName, backstore, attrs);
         port.addLun(0, device);
         port.demoMode(true, false);
         session = core.openSession(port, fabric, "iqn.2026-12.io.hostwide:initiator", "iqn.2026-12.io.hostwide:initiator,i,0x000000000001");

@@ -2,6 +2,7 @@ package io.hostwide.tcm.pr;
 
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.SessionLun;
+import io.hostwide.tcm.backstore.DataPathErrors;
 import io.hostwide.tcm.model.Device;
 
 import java.io.IOException;
@@ -59,6 +60,7 @@ public final class PersistentReservations {
                     AptplStore.delete(aptplFile);
                 }
             } catch (IOException e) {
+                DataPathErrors.LOG.report(aptplFile.toString(), "APTPL state update (PERSISTENT RESERVE OUT)", -1, -1, e);
                 return false;
             }
         }

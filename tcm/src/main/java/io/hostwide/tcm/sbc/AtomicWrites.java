@@ -4,6 +4,7 @@ import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.Cdb16;
 import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.backstore.DataPathErrors;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.RangeLock;
 import io.hostwide.tcm.core.TransferLength;
@@ -63,6 +64,7 @@ final class AtomicWrites {
             boolean durable = (fua && dev.attributes().emulateFuaWrite()) || !dev.modePages().writeCacheEnabled();
             dev.backstore().write(lba, cmd.dataOutWindow(bytes, bytes), durable);
         } catch (IOException e) {
+            DataPathErrors.LOG.report(dev.name(), "COMPARE AND WRITE", lba, blocks, e);
             return cmd.failWithInformation(SenseReason.WRITE_ERROR, lba);
         } finally {
             cmd.restoreDataOut();
@@ -98,6 +100,7 @@ final class AtomicWrites {
             boolean durable = (fua && dev.attributes().emulateFuaWrite()) || !dev.modePages().writeCacheEnabled();
             dev.backstore().write(lba, buf, durable);
         } catch (IOException e) {
+            DataPathErrors.LOG.report(dev.name(), "ORWRITE", lba, blocks, e);
             return cmd.failWithInformation(SenseReason.WRITE_ERROR, lba);
         } finally {
             dev.rangeLock().unlockExclusive(mask, stamps);
@@ -146,6 +149,7 @@ final class AtomicWrites {
             boolean durable = (fua && a.emulateFuaWrite()) || !dev.modePages().writeCacheEnabled();
             dev.backstore().write(lba, cmd.dataOutWindow(0, bytes), durable);
         } catch (IOException e) {
+            DataPathErrors.LOG.report(dev.name(), "WRITE ATOMIC", lba, blocks, e);
             return cmd.failWithInformation(SenseReason.WRITE_ERROR, lba);
         } finally {
             cmd.restoreDataOut();

@@ -2,6 +2,7 @@ package io.hostwide.tcm.sbc;
 
 import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.backstore.DataPathErrors;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.model.Device;
 
@@ -23,6 +24,7 @@ final class CacheCommands {
         try {
             dev.backstore().flush();
         } catch (IOException e) {
+            DataPathErrors.LOG.report(dev.name(), "SYNCHRONIZE CACHE", -1, -1, e);
             return cmd.fail(SenseReason.WRITE_ERROR);
         }
         return CommandDescriptor.DONE;

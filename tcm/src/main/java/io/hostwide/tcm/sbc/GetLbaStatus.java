@@ -4,6 +4,7 @@ import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.Cdb16;
 import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.backstore.DataPathErrors;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.model.Device;
 
@@ -46,6 +47,7 @@ final class GetLbaStatus {
                 n++;
             }
         } catch (IOException e) {
+            DataPathErrors.LOG.report(dev.name(), "GET LBA STATUS", at, -1, e);
             return cmd.failWithInformation(SenseReason.UNRECOVERED_READ_ERROR, at);
         }
         int total = HEADER + n * DESCRIPTOR;

@@ -3,6 +3,7 @@ package io.hostwide.tcm.sbc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.backstore.DataPathErrors;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.model.Device;
 
@@ -34,6 +35,7 @@ final class Medium {
                 try {
                     dev.backstore().flush(); // SBC-4 §5.25: stopping writes the cache back unless NO_FLUSH
                 } catch (IOException e) {
+                    DataPathErrors.LOG.report(dev.name(), "START STOP UNIT flush", -1, -1, e);
                     return cmd.fail(SenseReason.WRITE_ERROR);
                 }
             }
@@ -49,6 +51,7 @@ final class Medium {
             try {
                 dev.backstore().flush();
             } catch (IOException e) {
+                DataPathErrors.LOG.report(dev.name(), "START STOP UNIT flush", -1, -1, e);
                 return cmd.fail(SenseReason.WRITE_ERROR);
             }
         }

@@ -4,6 +4,7 @@ import io.hostwide.scsi.spec.Cdb10;
 import io.hostwide.scsi.spec.CdbGroup;
 import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.backstore.DataPathErrors;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.RangeLock;
 import io.hostwide.tcm.model.Device;
@@ -34,6 +35,7 @@ final class ReadWrite {
         try {
             dev.backstore().read(lba, buf);
         } catch (IOException e) {
+            DataPathErrors.LOG.report(dev.name(), "READ", lba, blocks, e);
             return cmd.failWithInformation(SenseReason.UNRECOVERED_READ_ERROR, lba);
         }
         cmd.dataInLength(bytes);
@@ -71,6 +73,7 @@ final class ReadWrite {
         try {
             dev.backstore().write(lba, cmd.dataOutWindow(dataOffset, bytes), durable);
         } catch (IOException e) {
+            DataPathErrors.LOG.report(dev.name(), "WRITE", lba, bytes / dev.blockSize(), e);
             return cmd.failWithInformation(SenseReason.WRITE_ERROR, lba);
         } finally {
             cmd.restoreDataOut();

@@ -4,6 +4,7 @@ import io.hostwide.tcm.Background;
 import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.TargetCore;
+import io.hostwide.tcm.backstore.DataPathErrors;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.RangeLock;
 import io.hostwide.tcm.model.BackgroundOperation;
@@ -100,8 +101,10 @@ final class SanitizeOperation implements BackgroundOperation, Runnable {
                 background.schedule(this, pacingDelay());
             }
         } catch (IOException e) {
+            DataPathErrors.LOG.report(dev.name(), "SANITIZE", -1, -1, e);
             finish(SenseReason.SANITIZE_COMMAND_FAILED);
         } catch (RuntimeException e) {
+            DataPathErrors.LOG.report(dev.name(), "SANITIZE (internal failure)", -1, -1, e);
             finish(SenseReason.INTERNAL_TARGET_FAILURE);
         }
     }

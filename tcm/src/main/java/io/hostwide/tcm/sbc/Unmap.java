@@ -2,6 +2,7 @@ package io.hostwide.tcm.sbc;
 
 import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.backstore.DataPathErrors;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.RangeLock;
 import io.hostwide.tcm.model.Device;
@@ -77,6 +78,7 @@ final class Unmap {
                 dev.backstore().flush();
             }
         } catch (IOException e) {
+            DataPathErrors.LOG.report(dev.name(), "UNMAP", -1, -1, e);
             return cmd.fail(SenseReason.WRITE_ERROR);
         }
         return CommandDescriptor.DONE;

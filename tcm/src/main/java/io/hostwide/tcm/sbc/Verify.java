@@ -2,6 +2,7 @@ package io.hostwide.tcm.sbc;
 
 import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.backstore.DataPathErrors;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.TransferLength;
 import io.hostwide.tcm.model.Device;
@@ -68,6 +69,7 @@ final class Verify {
                 done += n;
             }
         } catch (IOException e) {
+            DataPathErrors.LOG.report(dev.name(), "VERIFY read", lba + done, -1, e);
             return cmd.failWithInformation(SenseReason.UNRECOVERED_READ_ERROR, lba + done);
         }
         return CommandDescriptor.DONE;

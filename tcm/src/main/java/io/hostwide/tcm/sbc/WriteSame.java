@@ -3,6 +3,7 @@ package io.hostwide.tcm.sbc;
 import io.hostwide.scsi.spec.CdbGroup;
 import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.backstore.DataPathErrors;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.RangeLock;
 import io.hostwide.tcm.core.TransferLength;
@@ -74,6 +75,7 @@ final class WriteSame {
                 dev.backstore().flush();
             }
         } catch (IOException e) {
+            DataPathErrors.LOG.report(dev.name(), "WRITE SAME", lba, blocks, e);
             return cmd.failWithInformation(SenseReason.WRITE_ERROR, lba);
         } finally {
             dev.rangeLock().unlockShared(mask, stamps);

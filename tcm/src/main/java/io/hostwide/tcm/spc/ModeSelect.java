@@ -5,6 +5,7 @@ import io.hostwide.scsi.spec.ModePage;
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.backstore.DataPathErrors;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.ModePages;
 import io.hostwide.tcm.model.Device;
@@ -110,6 +111,7 @@ public final class ModeSelect {
             try {
                 dev.backstore().flush(); // nothing may stay volatile once the write cache is off
             } catch (IOException e) {
+                DataPathErrors.LOG.report(dev.name(), "MODE SELECT flush (write cache off)", -1, -1, e);
                 return cmd.fail(SenseReason.WRITE_ERROR);
             }
         }

@@ -1,6 +1,7 @@
 package io.hostwide.tcm.xcopy;
 
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.backstore.DataPathErrors;
 import io.hostwide.tcm.core.RangeLock;
 import io.hostwide.tcm.model.Device;
 
@@ -42,6 +43,8 @@ final class BlockCopier {
                     dst.rangeLock().unlockShared(mask, stamps);
                 }
             } catch (IOException e) {
+                DataPathErrors.LOG.report(src.name() + " -> " + dst.name(), "EXTENDED COPY of LBA " + (srcLba + off)
+                        + " to LBA", dstLba + off, n, e);
                 return false;
             }
             done += n;
