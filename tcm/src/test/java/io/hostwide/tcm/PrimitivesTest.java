@@ -9,6 +9,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,7 +116,14 @@ class PrimitivesTest {
             lock.unlockShared(m, s);
         });
         other.start();
-        other.join(200);
+        // A positive signal, not a window: the other thread parks inside StampedLock.readLock (WAITING) only once it
+        // reached the stripe and found it held; before that point the assertion below would prove nothing.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (other.getState() != Thread.State.WAITING) {
+            assertThat(other.isAlive()).as("the shared locker got through the exclusive hold").isTrue();
+            assertThat(System.nanoTime() - deadline).as("the shared locker never blocked").isNegative();
+            Thread.onSpinWait();
+        }
         assertThat(entered.get()).isZero(); // blocked behind the exclusive holder
         lock.unlockExclusive(mask, mine);
         other.join(10_000);

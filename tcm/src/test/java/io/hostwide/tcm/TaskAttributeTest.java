@@ -57,8 +57,12 @@ class TaskAttributeTest {
         @Override public void close() {}
     }
 
+    /** Waits until {@code n} operations reached the backstore (a positive signal; fails after 30 s). */
     static void awaitStarted(ControlledBackstore b, int n) throws InterruptedException {
-        for (int i = 0; i < 3000 && b.started.size() < n; i++) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (b.started.size() < n) {
+            assertThat(System.nanoTime() - deadline).as("%d operations started, waited for %d: %s", b.started.size(), n,
+                    b.started).isNegative();
             Thread.sleep(1);
         }
     }
@@ -84,8 +88,13 @@ class TaskAttributeTest {
 
             b.release(1);
             assertThat(simple1.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
-            Thread.sleep(20);
-            assertThat(b.started).containsExactly(1L, 4L); // ORDERED still waits for the HEAD OF QUEUE command
+            // The gate decided when SIMPLE 1 completed: its exit (and the drain that would resume ORDERED 2) runs
+            // before the fabric's complete, so this is the state after the decision, not a window. ORDERED 2 still
+            // waits for the HEAD OF QUEUE command: parked, not in progress, SIMPLE 3 parked behind it.
+            assertThat(ts.orderedInProgress()).isFalse();
+            assertThat(ts.delayed()).isEqualTo(2);
+            assertThat(ts.nonOrdered()).isEqualTo(1); // HEAD OF QUEUE 4
+            assertThat(b.started).containsExactly(1L, 4L);
 
             b.release(4);
             assertThat(head4.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
@@ -117,7 +126,12 @@ class TaskAttributeTest {
             CompletableFuture<TestFabric.Result> simple = h.fabric.start(h.session, 0, Harness.read10(9, 1),
                     TaskAttribute.SIMPLE, BLOCK, TargetCommand.DIR_READ, null);
             b.release(9);
-            Thread.sleep(20);
+            // submit passes the gates on this thread: on return SIMPLE 9 is parked (counted as delayed beside the
+            // running ORDERED 8) and not running, whatever the machine's load
+            TaskSet ts = h.device.taskSet();
+            assertThat(ts.orderedInProgress()).isTrue();
+            assertThat(ts.delayed()).isEqualTo(2);
+            assertThat(ts.nonOrdered()).isZero();
             assertThat(b.started).containsExactly(7L, 8L);
             assertThat(simple.isDone()).isFalse();
             b.release(8);
