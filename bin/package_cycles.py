@@ -2,7 +2,12 @@
 import sys, re, collections
 mod = sys.argv[1]
 edges = collections.defaultdict(set); classes = collections.defaultdict(set)
+modules = set()
 for line in sys.stdin:
+    j = re.match(r"classes -> .*/hostwide-(.+)-\d[^/]*\.jar$", line.strip())
+    if j:
+        modules.add(j.group(1))
+        continue
     m = re.match(r"\s+(\S+)\s+->\s+(\S+)\s+(\S+)", line)
     if not m: continue
     a, b, where = m.groups()
@@ -26,6 +31,7 @@ sys.setrecursionlimit(10000)
 for v in sorted(nodes):
     if v not in index: strong(v)
 total = sum(len(c) for c in classes.values())
+print(f"{mod} -> {', '.join(sorted(modules)) or '(no hostwide module)'}")
 cyc = [c for c in sccs if len(c) > 1]
 if not cyc:
     print(f"{mod}: {len(nodes)} packages, {total} top-level classes, no package cycle")
