@@ -71,7 +71,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         Interrupts interrupts = Interrupts.install();
         var out = spec.commandLine().getOut();
-        try (TargetAssembly assembly = TargetAssembly.build(cfg, addresses, queueDepth, pollMicros)) {
+        try (TargetAssembly assembly = located(() -> TargetAssembly.build(cfg, addresses, queueDepth, pollMicros))) {
             try {
                 assembly.start();
             } catch (BindException e) {
@@ -129,7 +129,8 @@ public final class ServeCommand implements Callable<Integer> {
                 if (config == null) {
                     throw new IllegalArgumentException("serve was started without --config: nothing to reload");
                 }
-                List<String> changes = assembly.reload(ServeConfigLoader.load(config));
+                ServeConfig next = ServeConfigLoader.load(config);
+                List<String> changes = located(() -> assembly.reload(next));
                 reply.put("ok", true);
                 reply.put("changes", changes);
             }
@@ -137,6 +138,18 @@ public final class ServeCommand implements Callable<Integer> {
                     + "' (known: status, stats, reload)");
         }
         return reply;
+    }
+
+    /** Runs a step that builds from the configuration; a problem it finds with a key names the file and line. */
+    private <T> T located(java.util.function.Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (ConfigKeyException e) {
+            if (config == null) {
+                throw e;
+            }
+            throw new IllegalArgumentException(ServeConfigLoader.places(config).at(e.key()) + e.detail(), e);
+        }
     }
 
     private List<Portal> portals(ServeConfig cfg) {

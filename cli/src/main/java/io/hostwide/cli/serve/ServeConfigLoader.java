@@ -1,16 +1,23 @@
 package io.hostwide.cli.serve;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import io.hostwide.cli.util.Sizes;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -32,10 +39,21 @@ public final class ServeConfigLoader {
                     + "|eui\\.[0-9a-fA-F]{16}|naa\\.(?:[0-9a-fA-F]{16}|[0-9a-fA-F]{32})");
     static final int MAX_LUN = 16383; // SAM-5 flat/peripheral addressing as used by REPORT LUNS here
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
+    /** RFC 7143 §4.2.7.1: an iSCSI name is at most 223 bytes (UTF-8). */
+    static final int MAX_ISCSI_NAME_BYTES = 223;
+
+    /**
+     * Strict: a duplicate key is an error (not "the last one wins"), and a number is an integer only when written as
+     * one ({@code 512.5}, {@code 1e3} and {@code "512"} are refused where an integer is meant).
+     */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .build();
 
     private ServeConfigLoader() {
     }
@@ -53,6 +71,17 @@ public final class ServeConfigLoader {
         return parse(name, text);
     }
 
+    /** Where each key of {@code file} is, for messages about problems found after loading; lines unknown if unreadable. */
+    static ConfigPlaces places(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            text = "{}";
+        }
+        return new ConfigPlaces(file.toString(), text);
+    }
+
     public static ServeConfig parse(String name, String json) {
         ServeConfig cfg;
         try {
@@ -62,11 +91,14 @@ public final class ServeConfigLoader {
                     + "' at " + path(e) + " (known: " + String.join(", ", known(e)) + ")");
         } catch (JsonMappingException e) {
             if (e.getCause() instanceof StreamReadException syntax) {
-                throw new IllegalArgumentException(name + where(syntax.getLocation()) + ": not valid JSON: "
-                        + plain(syntax.getOriginalMessage()));
+                throw new IllegalArgumentException(name + where(syntax.getLocation()) + ": " + syntaxPath(syntax, e)
+                        + plainSyntax(syntax));
             }
             throw new IllegalArgumentException(name + where(e.getLocation()) + ": " + path(e) + ": "
                     + plain(e.getOriginalMessage()));
+        } catch (StreamReadException e) {
+            throw new IllegalArgumentException(name + where(e.getLocation()) + ": " + syntaxPath(e, null)
+                    + plainSyntax(e));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(name + where(e.getLocation()) + ": not valid JSON: "
                     + plain(e.getOriginalMessage()));
@@ -74,8 +106,31 @@ public final class ServeConfigLoader {
         if (cfg == null) {
             throw new IllegalArgumentException(name + ": empty configuration");
         }
-        check(name, cfg);
+        check(new ConfigPlaces(name, json), cfg);
         return cfg;
+    }
+
+    /** The key a low-level read error happened at ("backstores.ram0.size: "), or nothing at the top level. */
+    private static String syntaxPath(StreamReadException syntax, JsonMappingException mapping) {
+        // The binder's path misses map keys (backstores.NAME); the parser's context has them. Take the longer.
+        String bound = mapping != null && !mapping.getPath().isEmpty() ? path(mapping) : "";
+        String parsed = syntax.getProcessor() instanceof JsonParser p && p.getParsingContext() != null
+                ? ConfigPlaces.pathOf(p.getParsingContext()) : "";
+        String at = parsed.length() > bound.length() ? parsed : bound;
+        return at.isEmpty() ? "" : at + ": ";
+    }
+
+    /** A duplicate key or a number out of range says so plainly; anything else is "not valid JSON". */
+    private static String plainSyntax(StreamReadException e) {
+        String m = plain(e.getOriginalMessage());
+        if (m.startsWith("Duplicate field ")) {
+            return "duplicate key " + m.substring("Duplicate field ".length())
+                    + " (each key may appear once; the file is ambiguous)";
+        }
+        if (e instanceof InputCoercionException) {
+            return m;
+        }
+        return "not valid JSON: " + m;
     }
 
     /** Jackson's message without class names and source excerpts. */
@@ -108,25 +163,25 @@ public final class ServeConfigLoader {
         return sb.isEmpty() ? "top level" : sb.toString();
     }
 
-    private static void check(String file, ServeConfig cfg) {
+    private static void check(ConfigPlaces w, ServeConfig cfg) {
         if (cfg.portals() != null) {
             for (int i = 0; i < cfg.portals().size(); i++) {
-                Portal.parse(file + ": portals[" + i + "]", cfg.portals().get(i));
+                Portal.parse(w.at("portals[" + i + "]"), cfg.portals().get(i));
             }
         }
         if (cfg.session() != null && cfg.session().queueDepth() != null) {
             int qd = cfg.session().queueDepth();
             if (qd < 1 || qd > 4096) {
-                throw new IllegalArgumentException(file + ": session.queue_depth " + qd + " is out of range (1..4096)");
+                throw w.error("session.queue_depth", " " + qd + " is out of range (1..4096)");
             }
         }
         if (cfg.session() != null) {
-            checkMillis(file + ": session.nop_in_interval_ms", cfg.session().nopInIntervalMs(), 0);
-            checkMillis(file + ": session.nop_in_timeout_ms", cfg.session().nopInTimeoutMs(), 1);
+            checkMillis(w, "session.nop_in_interval_ms", cfg.session().nopInIntervalMs(), 0);
+            checkMillis(w, "session.nop_in_timeout_ms", cfg.session().nopInTimeoutMs(), 1);
         }
-        checkChap(file, "discovery_auth", cfg.discoveryAuth());
+        checkChap(w, "discovery_auth", cfg.discoveryAuth());
         Map<String, ServeConfig.Backstore> stores = cfg.backstores() == null ? Map.of() : cfg.backstores();
-        stores.forEach((n, b) -> checkBackstore(file + ": backstores." + n, b));
+        stores.forEach((n, b) -> checkBackstore(w, "backstores." + n, b));
         if (cfg.targets() == null) {
             return;
         }
@@ -134,24 +189,34 @@ public final class ServeConfigLoader {
         Set<String> used = new HashSet<>();
         for (int t = 0; t < cfg.targets().size(); t++) {
             ServeConfig.Target target = cfg.targets().get(t);
-            String at = file + ": targets[" + t + "]";
+            String at = "targets[" + t + "]";
             if (target == null || target.name() == null) {
-                throw new IllegalArgumentException(at + ".name is required");
+                throw w.error(at + ".name", " is required");
             }
-            if (!ISCSI_NAME.matcher(target.name()).matches()) {
-                throw new IllegalArgumentException(at + ".name '" + target.name()
-                        + "' is not an iSCSI name (iqn.YYYY-MM.reversed.domain[:id], eui.<16 hex>, naa.<hex>)");
-            }
+            checkIscsiName(w, at + ".name", target.name());
             if (!names.add(target.name())) {
-                throw new IllegalArgumentException(at + ".name '" + target.name() + "' is used twice");
+                throw w.error(at + ".name", " '" + target.name() + "' is used twice");
             }
-            checkChap(at, "auth", target.auth());
-            Set<Integer> luns = checkLuns(at, target.luns(), stores, used);
-            checkAcls(at, target.acls(), luns);
+            checkChap(w, at + ".auth", target.auth());
+            Set<Integer> luns = checkLuns(w, at, target.luns(), stores, used);
+            checkAcls(w, at, target.acls(), luns);
         }
     }
 
-    private static Set<Integer> checkLuns(String at, List<ServeConfig.Lun> luns,
+    /** RFC 7143 §4.2.7: the iqn./eui./naa. forms, at most 223 bytes. */
+    private static void checkIscsiName(ConfigPlaces w, String key, String name) {
+        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_ISCSI_NAME_BYTES) {
+            throw w.error(key, " is " + bytes + " bytes long; an iSCSI name is at most " + MAX_ISCSI_NAME_BYTES
+                    + " bytes (RFC 7143 §4.2.7.1)");
+        }
+        if (!ISCSI_NAME.matcher(name).matches()) {
+            throw w.error(key, " '" + name
+                    + "' is not an iSCSI name (iqn.YYYY-MM.reversed.domain[:id], eui.<16 hex>, naa.<hex>)");
+        }
+    }
+
+    private static Set<Integer> checkLuns(ConfigPlaces w, String at, List<ServeConfig.Lun> luns,
                                           Map<String, ServeConfig.Backstore> stores, Set<String> used) {
         Set<Integer> seen = new HashSet<>();
         if (luns == null) {
@@ -161,16 +226,16 @@ public final class ServeConfigLoader {
             ServeConfig.Lun lun = luns.get(l);
             String lat = at + ".luns[" + l + "]";
             if (lun == null || lun.lun() == null || lun.backstore() == null) {
-                throw new IllegalArgumentException(lat + ": needs \"lun\" and \"backstore\"");
+                throw w.error(lat, ": needs \"lun\" and \"backstore\"");
             }
             if (lun.lun() < 0 || lun.lun() > MAX_LUN) {
-                throw new IllegalArgumentException(lat + ".lun " + lun.lun() + " is out of range (0.." + MAX_LUN + ")");
+                throw w.error(lat + ".lun", " " + lun.lun() + " is out of range (0.." + MAX_LUN + ")");
             }
             if (!seen.add(lun.lun())) {
-                throw new IllegalArgumentException(lat + ".lun " + lun.lun() + " is used twice in this target");
+                throw w.error(lat + ".lun", " " + lun.lun() + " is used twice in this target");
             }
             if (!stores.containsKey(lun.backstore())) {
-                throw new IllegalArgumentException(lat + ".backstore: unknown backstore '" + lun.backstore()
+                throw w.error(lat + ".backstore", ": unknown backstore '" + lun.backstore()
                         + "' (defined: " + String.join(", ", stores.keySet()) + ")");
             }
             used.add(lun.backstore());
@@ -178,7 +243,7 @@ public final class ServeConfigLoader {
         return seen;
     }
 
-    private static void checkAcls(String at, List<ServeConfig.Acl> acls, Set<Integer> luns) {
+    private static void checkAcls(ConfigPlaces w, String at, List<ServeConfig.Acl> acls, Set<Integer> luns) {
         if (acls == null) {
             return;
         }
@@ -186,13 +251,14 @@ public final class ServeConfigLoader {
         for (int a = 0; a < acls.size(); a++) {
             ServeConfig.Acl acl = acls.get(a);
             String aat = at + ".acls[" + a + "]";
-            if (acl == null || acl.initiator() == null || !ISCSI_NAME.matcher(acl.initiator()).matches()) {
-                throw new IllegalArgumentException(aat + ".initiator must be an iSCSI name");
+            if (acl == null || acl.initiator() == null) {
+                throw w.error(aat + ".initiator", " is required (an iSCSI name)");
             }
+            checkIscsiName(w, aat + ".initiator", acl.initiator());
             if (!initiators.add(acl.initiator())) {
-                throw new IllegalArgumentException(aat + ".initiator '" + acl.initiator() + "' is listed twice");
+                throw w.error(aat + ".initiator", " '" + acl.initiator() + "' is listed twice");
             }
-            checkChap(aat, "auth", acl.auth());
+            checkChap(w, aat + ".auth", acl.auth());
             if (acl.luns() == null) {
                 continue;
             }
@@ -201,103 +267,128 @@ public final class ServeConfigLoader {
                 ServeConfig.MappedLun ml = acl.luns().get(m);
                 String mat = aat + ".luns[" + m + "]";
                 if (ml == null || ml.lun() == null || !luns.contains(ml.lun())) {
-                    throw new IllegalArgumentException(mat + ".lun must name a LUN of this target");
+                    throw w.error(mat + ".lun", " must name a LUN of this target");
                 }
                 int as = ml.mappedLun() == null ? ml.lun() : ml.mappedLun();
                 if (as < 0 || as > MAX_LUN || !mapped.add(as)) {
-                    throw new IllegalArgumentException(mat + ".mapped_lun " + as + " is out of range or used twice");
+                    throw w.error(mat + ".mapped_lun", " " + as + " is out of range or used twice");
                 }
             }
         }
     }
 
-    private static void checkBackstore(String at, ServeConfig.Backstore b) {
+    private static void checkBackstore(ConfigPlaces w, String at, ServeConfig.Backstore b) {
         if (b == null || b.type() == null) {
-            throw new IllegalArgumentException(at + ".type is required (ram, file or null)");
+            throw w.error(at + ".type", " is required (ram, file or null)");
         }
         switch (b.type()) {
             case "ram", "null" -> {
                 if (b.path() != null) {
-                    throw new IllegalArgumentException(at + ".path only applies to file backstores");
+                    throw w.error(at + ".path", " only applies to file backstores");
                 }
                 if (b.direct() != null) {
-                    throw new IllegalArgumentException(at + ".direct (O_DIRECT) only applies to file backstores");
+                    throw w.error(at + ".direct", " (O_DIRECT) only applies to file backstores");
                 }
             }
             case "file" -> {
                 if (b.path() == null || b.path().isBlank()) {
-                    throw new IllegalArgumentException(at + ".path is required for a file backstore");
+                    throw w.error(at + ".path", " is required for a file backstore");
                 }
+                checkFilePath(w, at + ".path", b.path());
             }
-            default -> throw new IllegalArgumentException(at + ".type '" + b.type() + "' is unknown (ram, file or null)");
+            default -> throw w.error(at + ".type", " '" + b.type() + "' is unknown (ram, file or null)");
         }
-        if (b.size() != null && Sizes.parseBytes(at + ".size", b.size()) <= 0) {
-            throw new IllegalArgumentException(at + ".size must be positive");
+        if (b.size() != null && Sizes.parseBytes(w.at(at + ".size"), b.size()) <= 0) {
+            throw w.error(at + ".size", " must be positive");
         }
         if (b.size() == null && !"file".equals(b.type())) {
-            throw new IllegalArgumentException(at + ".size is required for a " + b.type() + " backstore");
+            throw w.error(at + ".size", " is required for a " + b.type() + " backstore");
         }
         if (b.blockSize() != null && !(b.blockSize() == 512 || b.blockSize() == 1024
                 || b.blockSize() == 2048 || b.blockSize() == 4096)) {
-            throw new IllegalArgumentException(at + ".block_size " + b.blockSize() + " must be 512, 1024, 2048 or 4096");
+            throw w.error(at + ".block_size", " " + b.blockSize() + " must be 512, 1024, 2048 or 4096");
         }
         if (b.size() != null) {
-            long bytes = Sizes.parseBytes(at + ".size", b.size());
+            long bytes = Sizes.parseBytes(w.at(at + ".size"), b.size());
             int bs = b.blockSize() == null ? 512 : b.blockSize();
             if (bytes % bs != 0) {
-                throw new IllegalArgumentException(at + ".size " + b.size() + " is not a multiple of block_size " + bs);
+                throw w.error(at + ".size", " " + b.size() + " is not a multiple of block_size " + bs);
             }
         }
-        checkPhysicalBlockSize(at, b);
-        if (b.sanitizeRate() != null && Sizes.parseBytes(at + ".sanitize_rate", b.sanitizeRate()) <= 0) {
-            throw new IllegalArgumentException(at + ".sanitize_rate must be positive (bytes per second, e.g. \"128m\")");
+        checkPhysicalBlockSize(w, at, b);
+        if (b.sanitizeRate() != null && Sizes.parseBytes(w.at(at + ".sanitize_rate"), b.sanitizeRate()) <= 0) {
+            throw w.error(at + ".sanitize_rate", " must be positive (bytes per second, e.g. \"128m\")");
         }
         if (b.queueDepth() != null && (b.queueDepth() < 1 || b.queueDepth() > 4096)) {
-            throw new IllegalArgumentException(at + ".queue_depth " + b.queueDepth() + " is out of range (1..4096)");
+            throw w.error(at + ".queue_depth", " " + b.queueDepth() + " is out of range (1..4096)");
+        }
+    }
+
+    /**
+     * What can be known of a file backstore's path before serving: it is not a directory, and the directory it goes
+     * in exists (serve creates the file, never directories). Opening it can still fail; the assembly then names the
+     * backstore too.
+     */
+    private static void checkFilePath(ConfigPlaces w, String key, String text) {
+        Path p;
+        try {
+            p = Path.of(text);
+        } catch (InvalidPathException e) {
+            throw w.error(key, " '" + text + "' is not a valid path: " + e.getReason());
+        }
+        if (Files.isDirectory(p)) {
+            throw w.error(key, " " + text + " is a directory; give the path of an image file (created if missing)");
+        }
+        Path parent = p.toAbsolutePath().getParent();
+        if (!Files.exists(p) && parent != null && Files.exists(parent) && !Files.isDirectory(parent)) {
+            throw w.error(key, " " + text + ": " + parent + " is not a directory");
+        }
+        if (!Files.exists(p) && parent != null && !Files.isDirectory(parent)) {
+            throw w.error(key, " " + text + ": the directory " + parent + " does not exist (serve creates the file, "
+                    + "not its directory)");
         }
     }
 
     /** SBC-4 §5.22.2: 2^LBPPBE logical blocks per physical block, the exponent being a 4-bit field. */
-    private static void checkPhysicalBlockSize(String at, ServeConfig.Backstore b) {
+    private static void checkPhysicalBlockSize(ConfigPlaces w, String at, ServeConfig.Backstore b) {
         if (b.physicalBlockSize() == null) {
             return;
         }
         int bs = b.blockSize() == null ? 512 : b.blockSize();
         long pbs = b.physicalBlockSize();
         if (pbs < bs || pbs % bs != 0 || Long.bitCount(pbs / bs) != 1 || pbs / bs > 1 << 15) {
-            throw new IllegalArgumentException(at + ".physical_block_size " + pbs + " must be block_size " + bs
+            throw w.error(at + ".physical_block_size", " " + pbs + " must be block_size " + bs
                     + " times a power of two (1 to 32768), e.g. " + Math.max(bs, 4096));
         }
     }
 
     /** A NOP-In setting: {@code min} .. one hour, in milliseconds. */
-    private static void checkMillis(String at, Integer ms, int min) {
+    private static void checkMillis(ConfigPlaces w, String key, Integer ms, int min) {
         if (ms != null && (ms < min || ms > 3_600_000)) {
-            throw new IllegalArgumentException(at + " " + ms + " is out of range (" + min + "..3600000)");
+            throw w.error(key, " " + ms + " is out of range (" + min + "..3600000)");
         }
     }
 
-    private static void checkChap(String at, String key, ServeConfig.Chap chap) {
+    private static void checkChap(ConfigPlaces w, String key, ServeConfig.Chap chap) {
         if (chap == null) {
             return;
         }
-        String p = at + "." + key;
         if (chap.user() == null || chap.user().isEmpty() || chap.secret() == null) {
-            throw new IllegalArgumentException(p + ": needs \"user\" and \"secret\"");
+            throw w.error(key, ": needs \"user\" and \"secret\"");
         }
         // RFC 7143 §12.1.3 recommends secrets of at least 96 bits; initiators such as open-iscsi reject shorter ones.
         if (chap.secret().length() < 12 || chap.secret().length() > 255) {
-            throw new IllegalArgumentException(p + ".secret must be 12 to 255 characters (RFC 7143 §12.1.3)");
+            throw w.error(key + ".secret", " must be 12 to 255 characters (RFC 7143 §12.1.3)");
         }
         if ((chap.mutualUser() == null) != (chap.mutualSecret() == null)) {
-            throw new IllegalArgumentException(p + ": mutual_user and mutual_secret go together");
+            throw w.error(key, ": mutual_user and mutual_secret go together");
         }
         if (chap.mutualSecret() != null) {
             if (chap.mutualSecret().length() < 12 || chap.mutualSecret().length() > 255) {
-                throw new IllegalArgumentException(p + ".mutual_secret must be 12 to 255 characters");
+                throw w.error(key + ".mutual_secret", " must be 12 to 255 characters");
             }
             if (chap.mutualSecret().equals(chap.secret())) {
-                throw new IllegalArgumentException(p + ": mutual_secret must differ from secret (RFC 7143 §12.1.3)");
+                throw w.error(key, ": mutual_secret must differ from secret (RFC 7143 §12.1.3)");
             }
         }
     }

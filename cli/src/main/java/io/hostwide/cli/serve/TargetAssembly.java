@@ -16,7 +16,6 @@ import io.hostwide.tcm.model.ScsiTarget;
 import io.hostwide.tcm.model.TargetPort;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -217,10 +216,10 @@ public final class TargetAssembly implements AutoCloseable {
                             .direct(Boolean.TRUE.equals(b.direct()));
                     yield new FileBackstore(Path.of(b.path()), size, bs, o);
                 } catch (IOException e) {
-                    throw new UncheckedIOException("backstores." + name + ": cannot open " + b.path() + ": "
-                            + e.getMessage(), e);
+                    throw new ConfigKeyException("backstores." + name + ".path", ": cannot open " + b.path() + ": "
+                            + ConfigKeyException.reason(e), e);
                 } catch (IllegalArgumentException e) { // e.g. block_size below the O_DIRECT alignment
-                    throw new IllegalArgumentException("backstores." + name + ": " + e.getMessage(), e);
+                    throw new ConfigKeyException("backstores." + name, ": " + e.getMessage(), e);
                 }
             }
             default -> throw new IllegalArgumentException("backstores." + name + ".type '" + b.type() + "' is unknown");

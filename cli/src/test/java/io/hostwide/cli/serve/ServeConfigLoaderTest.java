@@ -52,7 +52,7 @@ class ServeConfigLoaderTest {
     @Test
     void semanticErrorsNameThePlace() {
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"backstore\": \"disk\"", "\"backstore\": \"dsk\"")))
-                .hasMessage("c: targets[0].luns[1].backstore: unknown backstore 'dsk' (defined: ram0, disk)");
+                .hasMessage("c line 11: targets[0].luns[1].backstore: unknown backstore 'dsk' (defined: ram0, disk)");
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"lun\": 1, \"backstore\"", "\"lun\": 0, \"backstore\"")))
                 .hasMessageContaining("targets[0].luns[1].lun 0 is used twice");
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("iqn.2026-12.io.hostwide:target0", "my target")))
@@ -69,7 +69,7 @@ class ServeConfigLoaderTest {
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"queue_depth\": 64", "\"queue_depth\": \"lots\"")))
                 .hasMessageContaining("session.queue_depth");
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", "{ \"portals\": [ }"))
-                .hasMessageStartingWith("c line 1: not valid JSON");
+                .hasMessageStartingWith("c line 1: portals[0]: not valid JSON");
     }
 
     @Test
@@ -77,7 +77,7 @@ class ServeConfigLoaderTest {
         ServeConfig cfg = ServeConfigLoader.parse("c", GOOD.replace("\"block_size\": 4096", "\"block_size\": 4096, \"direct\": true"));
         assertThat(cfg.backstores().get("disk").direct()).isTrue();
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"thin\": true", "\"thin\": true, \"direct\": true")))
-                .hasMessage("c: backstores.ram0.direct (O_DIRECT) only applies to file backstores");
+                .hasMessage("c line 5: backstores.ram0.direct (O_DIRECT) only applies to file backstores");
     }
 
     /**
@@ -107,7 +107,7 @@ class ServeConfigLoaderTest {
         for (int bad : new int[] {256, 1536, 3072, 4097, 0, -4096, 512 << 16}) {
             assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"physical_block_size\": " + bad)))
                     .as("physical_block_size %d", bad)
-                    .hasMessage("c: backstores.ram0.physical_block_size " + bad
+                    .hasMessage("c line 5: backstores.ram0.physical_block_size " + bad
                             + " must be block_size 512 times a power of two (1 to 32768), e.g. 4096");
         }
         String disk = "\"block_size\": 4096";
@@ -121,7 +121,7 @@ class ServeConfigLoaderTest {
         assertThat(ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"sanitize_rate\": \"128m\""))
                 .backstores().get("ram0").sanitizeRate()).isEqualTo("128m");
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"sanitize_rate\": \"0\"")))
-                .hasMessage("c: backstores.ram0.sanitize_rate must be positive (bytes per second, e.g. \"128m\")");
+                .hasMessage("c line 5: backstores.ram0.sanitize_rate must be positive (bytes per second, e.g. \"128m\")");
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(ram, ram + ", \"sanitize_rate\": \"fast\"")))
                 .hasMessageContaining("backstores.ram0.sanitize_rate: 'fast' is not a size");
     }
@@ -133,9 +133,9 @@ class ServeConfigLoaderTest {
         assertThat(cfg.session().nopInIntervalMs()).isZero();
         assertThat(cfg.session().nopInTimeoutMs()).isEqualTo(90000);
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(q, q + ", \"nop_in_timeout_ms\": 0")))
-                .hasMessage("c: session.nop_in_timeout_ms 0 is out of range (1..3600000)");
+                .hasMessage("c line 3: session.nop_in_timeout_ms 0 is out of range (1..3600000)");
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(q, q + ", \"nop_in_interval_ms\": -1")))
-                .hasMessage("c: session.nop_in_interval_ms -1 is out of range (0..3600000)");
+                .hasMessage("c line 3: session.nop_in_interval_ms -1 is out of range (0..3600000)");
     }
 
     @Test
@@ -145,5 +145,76 @@ class ServeConfigLoaderTest {
         assertThat(Portal.parse("x", "127.0.0.1:0").isLoopback()).isTrue();
         assertThat(Portal.parse("x", "0.0.0.0:3260").isLoopback()).isFalse();
         assertThatThrownBy(() -> Portal.parse("--listen", "::1:3260")).hasMessageStartingWith("--listen: write IPv6");
+    }
+
+    /**
+     * The hand-written files of issue 12's hardening report that got through or got an unclear message. Each must be
+     * refused with the file, the line and the key, and no exception class name.
+     */
+    @Test
+    void aDuplicateKeyIsRefusedNotResolvedByTheLastOne() {
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"size\": \"1g\"", "\"size\": \"64m\", \"size\": \"1t\"")))
+                .hasMessageStartingWith("c line 5: backstores.ram0.size: duplicate key 'size'")
+                .hasMessageNotContaining("Exception");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", "{ \"backstores\": {},\n  \"backstores\": {} }"))
+                .hasMessageStartingWith("c line 2: backstores: duplicate key 'backstores'");
+    }
+
+    @Test
+    void integersMustBeWrittenAsIntegers() {
+        String disk = "\"block_size\": 4096";
+        for (String bad : new String[] {"512.5", "4096.0", "1e40", "\"4096\""}) {
+            assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(disk, "\"block_size\": " + bad)))
+                    .as("block_size %s", bad)
+                    .hasMessageStartingWith("c line 6: backstores.disk.block_size: ")
+                    .hasMessageNotContaining("Exception").hasMessageNotContaining("class ");
+        }
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"queue_depth\": 64", "\"queue_depth\": 1e400")))
+                .hasMessageStartingWith("c line 3: session.queue_depth: ");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"thin\": true", "\"thin\": \"yes\"")))
+                .hasMessageStartingWith("c line 5: backstores.ram0.thin: ");
+    }
+
+    @Test
+    void aFileBackstorePathMustBeAFileInAnExistingDirectory(@TempDir Path dir) {
+        String missing = dir.resolve("no/such/dir/d.img").toString();
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("/tmp/x.img", missing)))
+                .hasMessage("c line 6: backstores.disk.path " + missing + ": the directory " + dir.resolve("no/such/dir")
+                        + " does not exist (serve creates the file, not its directory)");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("/tmp/x.img", dir.toString())))
+                .hasMessage("c line 6: backstores.disk.path " + dir + " is a directory; give the path of an image file "
+                        + "(created if missing)");
+    }
+
+    /** RFC 7143 §4.2.7.1: 223 bytes at most. */
+    @Test
+    void aTooLongTargetNameNamesTheKey() {
+        String longName = "iqn.2026-12.io.hostwide:" + "x".repeat(276);
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("iqn.2026-12.io.hostwide:target0", longName)))
+                .hasMessage("c line 9: targets[0].name is 300 bytes long; an iSCSI name is at most 223 bytes (RFC 7143 §4.2.7.1)");
+        String ok = "iqn.2026-12.io.hostwide:" + "x".repeat(223 - 24);
+        assertThat(ServeConfigLoader.parse("c", GOOD.replace("iqn.2026-12.io.hostwide:target0", ok)).targets().get(0).name())
+                .hasSize(223);
+    }
+
+    /**
+     * An image that passes the loader's checks but cannot be opened names file, line and key too: here a dangling
+     * symbolic link into a directory that does not exist (the loader sees a missing file in an existing directory).
+     */
+    @Test
+    void serveNamesTheKeyOfABackstoreItCannotOpen(@TempDir Path dir) throws IOException {
+        Path link = Files.createSymbolicLink(dir.resolve("d.img"), dir.resolve("gone/d.img"));
+        Path cfg = dir.resolve("serve.json");
+        Files.writeString(cfg, """
+                {
+                  "backstores": {
+                    "d": { "type": "file", "path": "%s", "size": "1m" }
+                  }
+                }
+                """.formatted(link));
+        io.hostwide.cli.CliRun r = io.hostwide.cli.CliRun.run("serve", "--config", cfg.toString(), "--listen", "127.0.0.1:0");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).startsWith("hostwide serve: " + cfg + " line 3: backstores.d.path: cannot open ")
+                .contains("no such file or directory").doesNotContain("Exception");
     }
 }
