@@ -43,8 +43,9 @@ public final class ServeCommand implements Callable<Integer> {
     long pollMicros;
 
     @Option(names = "--admin-socket", paramLabel = "PATH",
-            description = "Unix socket for 'hostwide admin' (default: $XDG_RUNTIME_DIR or the temp dir, "
-                    + "hostwide-<first port>.sock)")
+            description = "Unix socket for 'hostwide admin' (default: hostwide-<first port>.sock in "
+                    + "$XDG_RUNTIME_DIR/hostwide, else /run/hostwide for root, else <temp dir>/hostwide-<user>: a "
+                    + "directory only this user may use)")
     Path adminSocket;
 
     @Option(names = "--insecure",
