@@ -66,6 +66,9 @@ public final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--poll-us: " + pollMicros + " is out of range (0..10000)");
         }
         refuseOpenExposure(cfg, portals);
+        var err = spec.commandLine().getErr();
+        ServeWarnings.of(cfg, portals, insecure, config).forEach(w -> err.println("hostwide serve: warning: " + w));
+        err.flush();
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (Portal p : portals) {
             addresses.add(p.resolve());
@@ -134,6 +137,10 @@ public final class ServeCommand implements Callable<Integer> {
                 List<String> changes = located(() -> assembly.reload(next));
                 reply.put("ok", true);
                 reply.put("changes", changes);
+                List<String> warnings = ServeWarnings.of(next, List.of(), false, config);
+                if (!warnings.isEmpty()) {
+                    reply.put("warnings", warnings);
+                }
             }
             default -> throw new IllegalArgumentException("unknown admin command '" + command
                     + "' (known: status, stats, reload)");

@@ -7,7 +7,10 @@ import io.hostwide.iscsi.login.NegotiationPolicy;
 import io.hostwide.tcm.TargetCore;
 import io.hostwide.tcm.model.TargetPort;
 import java.io.IOException;
+import java.net.Inet4Address;
 import java.net.InetSocketAddress;
+import java.net.ProtocolFamily;
+import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -85,10 +88,17 @@ public final class IscsiTargetServer implements AutoCloseable {
         return new Builder(core);
     }
 
+    /** The socket family a portal address needs: INET for an IPv4 address (the wildcard included), else INET6. */
+    static ProtocolFamily familyOf(InetSocketAddress a) {
+        return a.getAddress() instanceof Inet4Address ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6;
+    }
+
     /** Binds every portal and starts accepting. Port 0 binds a free port: see {@link #boundAddresses()}. */
     public synchronized void start() throws IOException {
         for (InetSocketAddress a : portals) {
-            ServerSocketChannel ss = ServerSocketChannel.open();
+            // An IPv4 address gets an IPv4 socket: 0.0.0.0 must not become the dual-stack IPv6 wildcard (::), which
+            // would also accept IPv6 and be reported as 0:0:0:0:0:0:0:0.
+            ServerSocketChannel ss = ServerSocketChannel.open(familyOf(a));
             ss.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             ss.bind(a, 128);
             listeners.add(ss);

@@ -1,0 +1,78 @@
+package io.hostwide.cli.serve;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What {@code serve} says at startup about choices that weaken security, so that none is quiet: {@code --insecure},
+ * targets without CHAP reachable beyond loopback, and a configuration file holding CHAP secrets that other local
+ * users can read. Warnings, not refusals: exposure without CHAP is already refused unless {@code --insecure} is
+ * given, and a readable file of shared CHAP secrets should not keep storage offline at a restart; saying it on every
+ * start (and reload) is what makes it get fixed.
+ */
+final class ServeWarnings {
+    private ServeWarnings() {
+    }
+
+    static List<String> of(ServeConfig cfg, List<Portal> portals, boolean insecure, Path configFile) {
+        List<String> out = new ArrayList<>();
+        List<String> exposed = portals.stream().filter(p -> !p.isLoopback()).map(Portal::toString).toList();
+        List<String> open = (cfg.targets() == null ? List.<ServeConfig.Target>of() : cfg.targets()).stream()
+                .filter(t -> t.auth() == null).map(ServeConfig.Target::name).toList();
+        if (insecure) {
+            out.add(exposed.isEmpty()
+                    ? "--insecure given, but every portal is a loopback address: it changes nothing"
+                    : "--insecure: the CHAP requirement beyond loopback is switched off");
+        }
+        if (!exposed.isEmpty() && !open.isEmpty()) {
+            out.add("targets without CHAP (" + String.join(", ", open) + ") are reachable by anyone who can connect to "
+                    + String.join(", ", exposed) + "; set \"auth\" for them in the configuration");
+        }
+        if (!exposed.isEmpty() && cfg.discoveryAuth() == null) {
+            out.add("discovery (SendTargets) on " + String.join(", ", exposed)
+                    + " lists the targets to anyone; set \"discovery_auth\" to require CHAP for it");
+        }
+        if (configFile != null && holdsSecrets(cfg)) {
+            String mode = readableByOthers(configFile);
+            if (mode != null) {
+                out.add(configFile + " holds CHAP secrets and can be read by other users (mode " + mode
+                        + "); chmod 600 " + configFile);
+            }
+        }
+        return out;
+    }
+
+    private static boolean holdsSecrets(ServeConfig cfg) {
+        if (cfg.discoveryAuth() != null) {
+            return true;
+        }
+        for (ServeConfig.Target t : cfg.targets() == null ? List.<ServeConfig.Target>of() : cfg.targets()) {
+            if (t.auth() != null) {
+                return true;
+            }
+            for (ServeConfig.Acl a : t.acls() == null ? List.<ServeConfig.Acl>of() : t.acls()) {
+                if (a.auth() != null) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The file's mode ("rw-r--r--") when group or others may read it; null when private or not POSIX. */
+    private static String readableByOthers(Path file) {
+        try {
+            Set<PosixFilePermission> p = Files.getPosixFilePermissions(file);
+            return p.contains(PosixFilePermission.GROUP_READ) || p.contains(PosixFilePermission.OTHERS_READ)
+                    ? PosixFilePermissions.toString(p) : null;
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
+        }
+    }
+}

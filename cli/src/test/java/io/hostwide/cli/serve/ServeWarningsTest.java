@@ -1,0 +1,64 @@
+package io.hostwide.cli.serve;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Issue 12: --insecure, exposure without CHAP and a readable file of secrets were all quiet. */
+class ServeWarningsTest {
+    private static final List<Portal> LOOPBACK = List.of(new Portal("127.0.0.1", 3260));
+    private static final List<Portal> ANY = List.of(new Portal("0.0.0.0", 3260));
+
+    private static final String OPEN = """
+            { "backstores": { "r": { "type": "ram", "size": "1m" } },
+              "targets": [ { "name": "iqn.2026-12.io.hostwide:open", "luns": [ { "lun": 0, "backstore": "r" } ] } ] }
+            """;
+    private static final String CHAP = """
+            { "backstores": { "r": { "type": "ram", "size": "1m" } },
+              "discovery_auth": { "user": "d", "secret": "discovery-secret" },
+              "targets": [ { "name": "iqn.2026-12.io.hostwide:chap", "auth": { "user": "u", "secret": "twelve-chars!" },
+                             "luns": [ { "lun": 0, "backstore": "r" } ] } ] }
+            """;
+
+    @Test
+    void loopbackWithoutInsecureIsQuiet() {
+        assertThat(ServeWarnings.of(ServeConfigLoader.parse("c", OPEN), LOOPBACK, false, null)).isEmpty();
+    }
+
+    @Test
+    void insecureIsAlwaysSaid() {
+        assertThat(ServeWarnings.of(ServeConfigLoader.parse("c", OPEN), LOOPBACK, true, null))
+                .containsExactly("--insecure given, but every portal is a loopback address: it changes nothing");
+        assertThat(ServeWarnings.of(ServeConfigLoader.parse("c", OPEN), ANY, true, null)).containsExactly(
+                "--insecure: the CHAP requirement beyond loopback is switched off",
+                "targets without CHAP (iqn.2026-12.io.hostwide:open) are reachable by anyone who can connect to "
+                        + "0.0.0.0:3260; set \"auth\" for them in the configuration",
+                "discovery (SendTargets) on 0.0.0.0:3260 lists the targets to anyone; set \"discovery_auth\" to "
+                        + "require CHAP for it");
+    }
+
+    @Test
+    void chapEverywhereBeyondLoopbackIsQuiet(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("serve.json"), CHAP);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        assertThat(ServeWarnings.of(ServeConfigLoader.load(file), ANY, false, file)).isEmpty();
+    }
+
+    @Test
+    void aFileOfSecretsOthersCanReadIsSaid(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("serve.json"), CHAP);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(ServeWarnings.of(ServeConfigLoader.load(file), LOOPBACK, false, file)).containsExactly(
+                file + " holds CHAP secrets and can be read by other users (mode rw-r--r--); chmod 600 " + file);
+        Path noSecrets = Files.writeString(dir.resolve("open.json"), OPEN);
+        Files.setPosixFilePermissions(noSecrets, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(ServeWarnings.of(ServeConfigLoader.load(noSecrets), LOOPBACK, false, noSecrets)).isEmpty();
+    }
+}
