@@ -47,11 +47,10 @@ public final class RequestQueue implements AutoCloseable {
     final Timeouts timeouts;
     /** The driver's per-queue pointer ({@code q->queuedata}). */
     public volatile Object queuedata;
+    /** The scheduler, null for none; read on the I/O path, written only by {@link ElevatorSwitch}. */
     volatile IoScheduler elevator;
-    /** {@code q->nr_requests}: scheduler-tag depth, or the driver depth with none. */
+    /** {@code q->nr_requests}: scheduler-tag depth, or the driver depth with none ({@link ElevatorSwitch} sets it). */
     volatile int nrRequests;
-    /** Scheduler tags shared by all hctxs with host-wide tags ({@code sched_shared_tags}). */
-    Tags schedSharedTags;
     long timeoutNanos;
     final Hctx.Counters timeoutsFired = new Hctx.Counters();
     /** hctx runs requested by completions themselves ({@link SharedTagModes} completion-run modes). */
@@ -71,7 +70,7 @@ public final class RequestQueue implements AutoCloseable {
     /** Flush-sequence stages re-issued after an earlier stage of the same request. */
     final Hctx.Counters flushStages = new Hctx.Counters();
     final Freeze freeze;
-    private final Object switchLock = new Object();
+    private final ElevatorSwitch elevatorSwitch = new ElevatorSwitch(this);
     private volatile int quiesceDepth;
     private volatile boolean dying;
     /** {@code QUEUE_FLAG_HCTX_ACTIVE}, host-wide tags only. */
@@ -522,68 +521,7 @@ public final class RequestQueue implements AutoCloseable {
      * a driver hook (it waits for them).
      */
     public void setScheduler(String schedName) {
-        IoScheduler next = IoSchedulers.create(schedName);
-        synchronized (switchLock) {
-            if (dying) {
-                throw new IllegalStateException("cannot switch scheduler on " + name + ": queue is going away");
-            }
-            freeze.freeze();
-            try {
-                quiesce();
-                try {
-                    switchElevator(next);
-                } finally {
-                    unquiesce();
-                }
-            } finally {
-                freeze.unfreeze();
-            }
-        }
-    }
-
-    private void switchElevator(IoScheduler next) {
-        IoScheduler old = elevator;
-        if (old != null) {
-            elevator = null;
-            old.exit(this);
-        }
-        if (next == null) {
-            schedSharedTags = null;
-            for (Hctx h : hctxs) {
-                h.schedTags = null;
-            }
-            nrRequests = set.config.queueDepth();
-            return;
-        }
-        int nr = 2 * Math.min(set.config.queueDepth(), 128);
-        allocSchedTags(nr);
-        int minShallow = next.minShallowDepth();
-        if (minShallow > 0) {
-            for (Hctx h : hctxs) {
-                h.schedTags.bitmapTags.setMinShallowDepth(minShallow);
-            }
-        }
-        nrRequests = nr;
-        next.init(this);
-        next.depthUpdated(this, nr);
-        elevator = next;
-    }
-
-    /** Scheduler tags kept apart from driver tags: per hctx, or one pool per queue with host-wide tags. */
-    private void allocSchedTags(int nr) {
-        int reserved = set.config.reservedTags();
-        int depth = nr + reserved;
-        if (set.hostTagset) {
-            schedSharedTags = set.newTags(depth, reserved);
-            for (Hctx h : hctxs) {
-                h.schedTags = schedSharedTags;
-            }
-        } else {
-            schedSharedTags = null;
-            for (Hctx h : hctxs) {
-                h.schedTags = set.newTags(depth, reserved);
-            }
-        }
+        elevatorSwitch.switchTo(IoSchedulers.create(schedName));
     }
 
     /** Requests of this queue allocated and not yet freed (scan of the pools; for idle checks and stats). */
