@@ -5,7 +5,6 @@ import io.hostwide.iscsi.pdu.DataOut;
 import io.hostwide.iscsi.pdu.HotPdu;
 import io.hostwide.iscsi.pdu.LoginRequest;
 import io.hostwide.iscsi.pdu.LogoutRequest;
-import io.hostwide.iscsi.pdu.NopIn;
 import io.hostwide.iscsi.pdu.NopOut;
 import io.hostwide.iscsi.pdu.Pdu;
 import io.hostwide.iscsi.pdu.ScsiCommand;
@@ -334,12 +333,5 @@ final class FullFeature {
         ByteBuffer header = ByteBuffer.allocate(Bhs.LENGTH);
         p.writeBhs(header, 0);
         conn.reject(reason, header);
-    }
-
-    /** NOP-In answering a ping, RFC 7143 §11.19: same ITT, TTT reserved, the ping data echoed. */
-    void nopIn(NopOut n) {
-        ByteBuffer echo = PduCopies.copy(n.data());
-        conn.writer.send(sn -> new NopIn(n.lun(), n.initiatorTaskTag(), Codes.RESERVED_TAG, sn, session.expCmdSn(),
-                session.maxCmdSn(), echo), true);
     }
 }
