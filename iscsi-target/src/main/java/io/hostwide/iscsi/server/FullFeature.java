@@ -17,7 +17,6 @@ import io.hostwide.iscsi.spec.RejectReason;
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.TargetCommand;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.List;
 
 /**
@@ -32,8 +31,7 @@ final class FullFeature {
     final Connection conn;
     final IscsiSession session;
     final NegotiatedParameters params;
-    private final IntMap<Task> tasks = new IntMap<>(64); // guarded by itself
-    private final ArrayDeque<Task> freeTasks = new ArrayDeque<>(); // guarded by tasks
+    final ConnectionTasks tasks;
     private final byte[] cdb = new byte[MAX_CDB];
     private final CommandArgs args = new CommandArgs();
     private final FfpControl control;
@@ -43,6 +41,7 @@ final class FullFeature {
         this.conn = conn;
         this.session = session;
         this.params = params;
+        this.tasks = new ConnectionTasks(conn);
         this.control = new FfpControl(this);
         this.r2t = new R2tSequencer(this);
     }
@@ -146,15 +145,7 @@ final class FullFeature {
             conn.reject(RejectReason.INVALID_PDU_FIELD, c.header());
             return;
         }
-        Task t;
-        synchronized (tasks) {
-            if (tasks.get(c.itt) != null) {
-                t = null;
-            } else {
-                t = freeTasks.isEmpty() ? new Task(conn, 16) : freeTasks.pop();
-                tasks.put(c.itt, t);
-            }
-        }
+        Task t = tasks.claim(c.itt);
         if (t == null) { // RFC 7143 §11.17.1: an ITT still in use
             doneUncounted(counted);
             conn.reject(RejectReason.TASK_IN_PROGRESS, c.header());
@@ -188,9 +179,7 @@ final class FullFeature {
 
     /** Sends the command's response and frees its task; exactly once per command, on the completing thread. */
     void completed(Task t) {
-        synchronized (tasks) {
-            tasks.remove(t.itt);
-        }
+        tasks.remove(t.itt);
         if (t.counted) {
             session.commandDone();
         }
@@ -211,18 +200,12 @@ final class FullFeature {
         if (cmd != null) {
             cmd.release();
         }
-        synchronized (tasks) {
-            freeTasks.push(t);
-        }
+        tasks.free(t);
     }
 
     /** Ends a task that never reached the core with a Target Failure response (no SCSI status, no sense). */
     void failTask(Task t) { // called holding t's monitor
-        boolean mine;
-        synchronized (tasks) {
-            mine = tasks.remove(t.itt) == t;
-        }
-        if (!mine) {
+        if (tasks.remove(t.itt) != t) {
             return;
         }
         t.state = 0;
@@ -255,12 +238,7 @@ final class FullFeature {
     private boolean endWaiting(Task t, boolean respond) {
         boolean mine;
         synchronized (t) { // the reader submits a task under this monitor: state is exact here
-            synchronized (tasks) {
-                mine = t.state == Task.WAITING_DATA && tasks.get(t.itt) == t;
-                if (mine) {
-                    tasks.remove(t.itt);
-                }
-            }
+            mine = tasks.removeWaiting(t);
             if (mine) {
                 t.state = 0; // a thread waiting on t to add Data-Out now sees the task is gone
             }
@@ -283,50 +261,14 @@ final class FullFeature {
 
     /** Connection gone (ERL 0): tasks waiting for data end here; submitted ones end in {@link #completed}. */
     void abortAll() {
-        java.util.List<Task> waiting = new java.util.ArrayList<>();
-        synchronized (tasks) {
-            tasks.forEach(t -> {
-                if (t.state == Task.WAITING_DATA) {
-                    waiting.add(t);
-                }
-            });
-        }
-        for (Task t : waiting) {
+        for (Task t : tasks.waiting(t -> true)) {
             abortTask(t);
         }
     }
 
-    /** Tasks of this connection waiting for Data-Out that {@code match} selects, for TMFs of other nexuses. */
-    java.util.List<Task> waitingTasks(java.util.function.Predicate<Task> match) {
-        java.util.List<Task> out = new java.util.ArrayList<>();
-        synchronized (tasks) {
-            tasks.forEach(t -> {
-                if (t.state == Task.WAITING_DATA && match.test(t)) {
-                    out.add(t);
-                }
-            });
-        }
-        return out;
-    }
-
     /** Tasks of this connection waiting for Data-Out on {@code lun} (or all when lun is -1), for TMFs. */
-    java.util.List<Task> waitingTasks(long lun, int itt, boolean byItt) {
-        java.util.List<Task> out = new java.util.ArrayList<>();
-        synchronized (tasks) {
-            tasks.forEach(t -> {
-                if (t.state == Task.WAITING_DATA && (byItt ? t.itt == itt : lun == -1 || t.lun == lun)) {
-                    out.add(t);
-                }
-            });
-        }
-        return out;
-    }
-
-    /** The task of {@code itt} on this connection, or null. */
-    Task task(int itt) {
-        synchronized (tasks) {
-            return tasks.get(itt);
-        }
+    List<Task> waitingTasks(long lun, int itt, boolean byItt) {
+        return tasks.waiting(t -> byItt ? t.itt == itt : lun == -1 || t.lun == lun);
     }
 
     void reject(RejectReason reason, Pdu p) {

@@ -101,7 +101,7 @@ final class R2tSequencer {
      */
     void dataOut(int itt, int ttt, int dataSn, int bufferOffset, boolean fin, ByteBuffer data, int dataAt,
             int len, DataOut record, HotPdu view) {
-        Task t = ffp.task(itt);
+        Task t = ffp.tasks.get(itt);
         if (t == null) {
             // Unsolicited data of a command still held for CmdSN order (MC/S) is kept for it; anything else is
             // late data of a task already ended (aborted or failed) and is discarded.
