@@ -26,11 +26,11 @@ final class FlushSeq {
     /** {@code blk_flush_policy}: the stages a request of {@code op} with {@code flags} needs on {@code q}. */
     static int policy(RequestQueue q, ReqOp op, int flags) {
         int p = op == ReqOp.FLUSH ? 0 : DATA;
-        if (q.writeCache) {
+        if (q.limits.writeCache) {
             if ((flags & ReqFlags.PREFLUSH) != 0 || op == ReqOp.FLUSH) {
                 p |= PREFLUSH;
             }
-            if ((flags & ReqFlags.FUA) != 0 && !q.fua) {
+            if ((flags & ReqFlags.FUA) != 0 && !q.limits.fua) {
                 p |= POSTFLUSH;
             }
         }
@@ -39,7 +39,7 @@ final class FlushSeq {
 
     /** The flags the data stage carries: FUA only when the queue has a write cache and supports it. */
     static int dataFlags(RequestQueue q, int flags) {
-        return q.writeCache && q.fua ? flags & ReqFlags.FUA : 0;
+        return q.limits.writeCache && q.limits.fua ? flags & ReqFlags.FUA : 0;
     }
 
     /** True when a policy needs the sequence (more than the data stage alone). */

@@ -73,6 +73,11 @@ public final class Hctx {
     private final int[] srcu;
     private final int nrSlots;
     @SuppressWarnings("unused") private volatile int epoch;
+    /**
+     * Times a grace period ({@link #synchronizeDispatch}) found a dispatcher still inside a slot and waited for
+     * it: the slow path only. Tests wait for it to move to know a grace period is blocked, not merely unscheduled.
+     */
+    final Counters graceWaits = new Counters();
 
     /** {@link #enterDispatch} slot for queue runs; a ctx's submitter uses {@link #ctxSlot}. */
     static final int RUN_SLOT = 0;
@@ -193,6 +198,10 @@ public final class Hctx {
 
     private void waitDrained(int parity) {
         for (int slot = 0; slot < nrSlots; slot++) {
+            if ((int) DISPATCHERS.getVolatile(srcu, at(slot, parity)) == 0) {
+                continue;
+            }
+            graceWaits.inc();
             while ((int) DISPATCHERS.getVolatile(srcu, at(slot, parity)) != 0) {
                 Thread.onSpinWait();
                 Thread.yield();

@@ -49,7 +49,7 @@ final class Merge {
      * {@code max_sectors}.
      */
     private static boolean fits(RequestQueue q, int bios, int physSegs, long bytes) {
-        return bios <= Request.MAX_SEGMENTS && physSegs <= q.maxSegments && bytes <= q.maxSectors * 512L;
+        return bios <= Request.MAX_SEGMENTS && physSegs <= q.limits.maxSegments && bytes <= q.limits.maxSectors * 512L;
     }
 
     /** Merges {@code bio} into {@code rq} on the side {@link #tryMerge} returned and counts it. */

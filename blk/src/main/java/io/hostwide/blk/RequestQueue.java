@@ -47,11 +47,10 @@ public final class RequestQueue implements AutoCloseable {
     final Timeouts timeouts;
     /** The driver's per-queue pointer ({@code q->queuedata}). */
     public volatile Object queuedata;
+    /** The scheduler, null for none; read on the I/O path, written only by {@link ElevatorSwitch}. */
     volatile IoScheduler elevator;
-    /** {@code q->nr_requests}: scheduler-tag depth, or the driver depth with none. */
+    /** {@code q->nr_requests}: scheduler-tag depth, or the driver depth with none ({@link ElevatorSwitch} sets it). */
     volatile int nrRequests;
-    /** Scheduler tags shared by all hctxs with host-wide tags ({@code sched_shared_tags}). */
-    Tags schedSharedTags;
     long timeoutNanos;
     final Hctx.Counters timeoutsFired = new Hctx.Counters();
     /** hctx runs requested by completions themselves ({@link SharedTagModes} completion-run modes). */
@@ -64,34 +63,14 @@ public final class RequestQueue implements AutoCloseable {
     final Hctx.Counters writeMerges = new Hctx.Counters();
     /** {@code queue/nomerges}: 0 all merges, 1 only the simple one-hit ones, 2 none. */
     volatile int nomerges;
-    /** {@code queue/max_segments}: physical segments (of {@link #maxSegmentSize}) one request may span. */
-    volatile int maxSegments = Request.MAX_SEGMENTS;
-    /** {@code queue/max_sectors_kb} in 512-byte sectors ({@code BLK_DEF_MAX_SECTORS_CAP}); ≤ {@link #maxHwSectors}. */
-    volatile int maxSectors = DEFAULT_MAX_SECTORS;
-    /** {@code queue/max_hw_sectors_kb} in 512-byte sectors: what the device can take in one request. */
-    volatile int maxHwSectors = UNLIMITED_SECTORS;
-    /** {@code queue/max_segment_size}: bytes one physical segment may span. */
-    volatile int maxSegmentSize = DEFAULT_MAX_SEGMENT_SIZE;
-    /** {@code queue/logical_block_size}: every split lands on a multiple of it. */
-    volatile int logicalBlockSize = 512;
-    /** Largest READ/WRITE request the limits above allow ({@link Split#maxRwBytes}), kept current by the setters. */
-    volatile int maxRwBytes = Split.maxRwBytes(DEFAULT_MAX_SECTORS, Request.MAX_SEGMENTS, DEFAULT_MAX_SEGMENT_SIZE, 512);
-    /** {@code queue/discard_max_bytes} in sectors; 0 = discard not supported by the device. */
-    volatile int maxDiscardSectors = UNLIMITED_SECTORS;
-    /** {@code queue/discard_granularity} in bytes: discard splits end on a multiple of it. */
-    volatile int discardGranularity = 512;
+    /** {@code struct queue_limits}: request sizes and write features, read on the I/O path. */
+    final QueueLimits limits = new QueueLimits();
     /** Bios that were split to fit the limits ({@code bio_split_to_limits} calls that split). */
     final Hctx.Counters splits = new Hctx.Counters();
-    /** {@code queue/write_cache}: the device has a volatile write cache, so FLUSH and PREFLUSH reach it. */
-    volatile boolean writeCache = true;
-    /** {@code queue/fua}: the device honours FUA on writes ({@code BLK_FEAT_FUA}). */
-    volatile boolean fua;
     /** Flush-sequence stages re-issued after an earlier stage of the same request. */
     final Hctx.Counters flushStages = new Hctx.Counters();
     final Freeze freeze;
-    /** {@code queue/rotational}. */
-    volatile boolean rotational;
-    private final Object switchLock = new Object();
+    private final ElevatorSwitch elevatorSwitch = new ElevatorSwitch(this);
     private volatile int quiesceDepth;
     private volatile boolean dying;
     /** {@code QUEUE_FLAG_HCTX_ACTIVE}, host-wide tags only. */
@@ -214,7 +193,7 @@ public final class RequestQueue implements AutoCloseable {
 
     /** {@code queue/max_segments}. */
     public int maxSegments() {
-        return maxSegments;
+        return limits.maxSegments;
     }
 
     /**
@@ -222,16 +201,12 @@ public final class RequestQueue implements AutoCloseable {
      * also never carries more than {@link Request#MAX_SEGMENTS} merged bios, whatever this says.
      */
     public void setMaxSegments(int v) {
-        if (v < 1 || v > MAX_SEGMENTS_LIMIT) {
-            throw new IllegalArgumentException("max_segments must be 1.." + MAX_SEGMENTS_LIMIT + ", got " + v);
-        }
-        maxSegments = v;
-        limitsChanged();
+        limits.setMaxSegments(v);
     }
 
     /** {@code queue/max_sectors_kb}. */
     public int maxSectorsKb() {
-        return maxSectors / 2;
+        return limits.maxSectors / 2;
     }
 
     /**
@@ -239,17 +214,12 @@ public final class RequestQueue implements AutoCloseable {
      * sysfs write, it must lie between 4 (one page) and {@code max_hw_sectors_kb}.
      */
     public void setMaxSectorsKb(int kb) {
-        int hwKb = maxHwSectors / 2;
-        if (kb < 4 || kb > hwKb) {
-            throw new IllegalArgumentException("max_sectors_kb must be 4.." + hwKb + " (max_hw_sectors_kb), got " + kb);
-        }
-        maxSectors = kb * 2;
-        limitsChanged();
+        limits.setMaxSectorsKb(kb);
     }
 
     /** {@code queue/max_hw_sectors_kb}. */
     public int maxHwSectorsKb() {
-        return maxHwSectors / 2;
+        return limits.maxHwSectors / 2;
     }
 
     /**
@@ -257,66 +227,40 @@ public final class RequestQueue implements AutoCloseable {
      * {@code max_sectors} to it. Drivers call this while setting the queue up, before I/O.
      */
     public void setMaxHwSectors(int sectors) {
-        if (sectors < 8 || sectors > UNLIMITED_SECTORS) {
-            throw new IllegalArgumentException("max_hw_sectors must be 8.." + UNLIMITED_SECTORS + ", got " + sectors);
-        }
-        maxHwSectors = sectors;
-        if (maxSectors > sectors) {
-            maxSectors = sectors;
-        }
-        limitsChanged();
+        limits.setMaxHwSectors(sectors);
     }
 
     /** Sets {@code max_sectors} directly in sectors (a driver's choice below the hardware limit, e.g. sd's). */
     public void setMaxSectors(int sectors) {
-        if (sectors < 8 || sectors > maxHwSectors) {
-            throw new IllegalArgumentException("max_sectors must be 8.." + maxHwSectors + ", got " + sectors);
-        }
-        maxSectors = sectors;
-        limitsChanged();
-    }
-
-    private void limitsChanged() {
-        maxRwBytes = Split.maxRwBytes(maxSectors, maxSegments, maxSegmentSize, logicalBlockSize);
+        limits.setMaxSectors(sectors);
     }
 
     /** {@code queue/max_segment_size}. */
     public int maxSegmentSize() {
-        return maxSegmentSize;
+        return limits.maxSegmentSize;
     }
 
     public void setMaxSegmentSize(int bytes) {
-        if (bytes < MIN_SEGMENT_SIZE) {
-            throw new IllegalArgumentException("max_segment_size must be >= " + MIN_SEGMENT_SIZE + ", got " + bytes);
-        }
-        maxSegmentSize = bytes;
-        limitsChanged();
+        limits.setMaxSegmentSize(bytes);
     }
 
     /** {@code queue/logical_block_size}. */
     public int logicalBlockSize() {
-        return logicalBlockSize;
+        return limits.logicalBlockSize;
     }
 
     public void setLogicalBlockSize(int bytes) {
-        if (bytes < 512 || bytes > 65536 || Integer.bitCount(bytes) != 1) {
-            throw new IllegalArgumentException("logical_block_size must be a power of two 512..65536, got " + bytes);
-        }
-        logicalBlockSize = bytes;
-        limitsChanged();
-        if (discardGranularity < bytes) {
-            discardGranularity = bytes;
-        }
+        limits.setLogicalBlockSize(bytes);
     }
 
     /** {@code queue/discard_max_bytes}; 0 when the device does not discard. */
     public long discardMaxBytes() {
-        return maxDiscardSectors * 512L;
+        return limits.maxDiscardSectors * 512L;
     }
 
     /** {@code queue/discard_granularity}. */
     public int discardGranularity() {
-        return discardGranularity;
+        return limits.discardGranularity;
     }
 
     /**
@@ -324,28 +268,17 @@ public final class RequestQueue implements AutoCloseable {
      * DISCARD ends with NOTSUPP unsent); the granularity is a multiple of the logical block size.
      */
     public void setDiscardLimits(int maxSectors, int granularityBytes) {
-        if (maxSectors < 0 || maxSectors > UNLIMITED_SECTORS) {
-            throw new IllegalArgumentException("max_discard_sectors must be 0.." + UNLIMITED_SECTORS + ", got " + maxSectors);
-        }
-        if (granularityBytes < logicalBlockSize || granularityBytes % logicalBlockSize != 0) {
-            throw new IllegalArgumentException("discard_granularity must be a multiple of " + logicalBlockSize
-                    + ", got " + granularityBytes);
-        }
-        if (maxSectors != 0 && (long) maxSectors * 512 < logicalBlockSize) {
-            throw new IllegalArgumentException("max_discard_sectors " + maxSectors + " is below one logical block");
-        }
-        maxDiscardSectors = maxSectors;
-        discardGranularity = granularityBytes;
+        limits.setDiscardLimits(maxSectors, granularityBytes);
     }
 
     /** {@code queue/write_cache}: "write back" when true, "write through" when false. */
     public boolean writeCache() {
-        return writeCache;
+        return limits.writeCache;
     }
 
     /** {@code queue/fua}. */
     public boolean fua() {
-        return fua;
+        return limits.fua;
     }
 
     /**
@@ -354,8 +287,7 @@ public final class RequestQueue implements AutoCloseable {
      * without FUA support, FUA becomes a FLUSH after the write ({@link FlushSeq}).
      */
     public void setWriteCache(boolean wc, boolean fua) {
-        this.writeCache = wc;
-        this.fua = wc && fua;
+        limits.setWriteCache(wc, fua);
     }
 
     /** Flush-sequence stages (PREFLUSH or POSTFLUSH around a write, or its data) issued after a first stage. */
@@ -375,11 +307,11 @@ public final class RequestQueue implements AutoCloseable {
 
     /** {@code queue/rotational}: the device reports a seeking medium. */
     public boolean isRotational() {
-        return rotational;
+        return limits.rotational;
     }
 
     public void setRotational(boolean v) {
-        rotational = v;
+        limits.rotational = v;
     }
 
     /** The attached scheduler, null for {@code none}; its {@code queue/iosched/} attributes are on it. */
@@ -589,68 +521,7 @@ public final class RequestQueue implements AutoCloseable {
      * a driver hook (it waits for them).
      */
     public void setScheduler(String schedName) {
-        IoScheduler next = IoSchedulers.create(schedName);
-        synchronized (switchLock) {
-            if (dying) {
-                throw new IllegalStateException("cannot switch scheduler on " + name + ": queue is going away");
-            }
-            freeze.freeze();
-            try {
-                quiesce();
-                try {
-                    switchElevator(next);
-                } finally {
-                    unquiesce();
-                }
-            } finally {
-                freeze.unfreeze();
-            }
-        }
-    }
-
-    private void switchElevator(IoScheduler next) {
-        IoScheduler old = elevator;
-        if (old != null) {
-            elevator = null;
-            old.exit(this);
-        }
-        if (next == null) {
-            schedSharedTags = null;
-            for (Hctx h : hctxs) {
-                h.schedTags = null;
-            }
-            nrRequests = set.config.queueDepth();
-            return;
-        }
-        int nr = 2 * Math.min(set.config.queueDepth(), 128);
-        allocSchedTags(nr);
-        int minShallow = next.minShallowDepth();
-        if (minShallow > 0) {
-            for (Hctx h : hctxs) {
-                h.schedTags.bitmapTags.setMinShallowDepth(minShallow);
-            }
-        }
-        nrRequests = nr;
-        next.init(this);
-        next.depthUpdated(this, nr);
-        elevator = next;
-    }
-
-    /** Scheduler tags kept apart from driver tags: per hctx, or one pool per queue with host-wide tags. */
-    private void allocSchedTags(int nr) {
-        int reserved = set.config.reservedTags();
-        int depth = nr + reserved;
-        if (set.hostTagset) {
-            schedSharedTags = set.newTags(depth, reserved);
-            for (Hctx h : hctxs) {
-                h.schedTags = schedSharedTags;
-            }
-        } else {
-            schedSharedTags = null;
-            for (Hctx h : hctxs) {
-                h.schedTags = set.newTags(depth, reserved);
-            }
-        }
+        elevatorSwitch.switchTo(IoSchedulers.create(schedName));
     }
 
     /** Requests of this queue allocated and not yet freed (scan of the pools; for idle checks and stats). */

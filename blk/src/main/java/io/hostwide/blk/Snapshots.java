@@ -68,8 +68,8 @@ final class Snapshots {
         return new RequestQueueSnapshot(q.name, q.nrRequests, sched.toString(), q.timeoutMillis(),
                 q.hctxs.length, q.ctxs.length, q.isQuiesced(), q.inFlight(), q.allocatedRequests(),
                 queued, dispatched, completed(q), q.timeoutsFired.get(), q.readMerges.get(), q.writeMerges.get(),
-                q.nomerges, q.maxSegments, q.maxSectorsKb(), q.rotational, q.maxHwSectorsKb(), q.maxSegmentSize,
-                q.logicalBlockSize, q.discardMaxBytes(), q.discardGranularity, q.writeCache, q.fua, q.splits.get(),
+                q.nomerges, q.maxSegments(), q.maxSectorsKb(), q.isRotational(), q.maxHwSectorsKb(), q.maxSegmentSize(),
+                q.logicalBlockSize(), q.discardMaxBytes(), q.discardGranularity(), q.writeCache(), q.fua(), q.splits.get(),
                 q.flushStages.get(), List.copyOf(hs));
     }
 

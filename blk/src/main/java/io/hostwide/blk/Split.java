@@ -13,7 +13,7 @@ final class Split {
 
     /** Physical segments a single-buffer bio of {@code length} bytes spans ({@code bio_split_rw}'s count). */
     static int physSegments(RequestQueue q, int length) {
-        int mss = q.maxSegmentSize;
+        int mss = q.limits.maxSegmentSize;
         return length <= mss ? 1 : (int) (((long) length + mss - 1) / mss);
     }
 
@@ -27,8 +27,8 @@ final class Split {
     /** True when a bio of this shape needs more than one request. */
     static boolean needed(RequestQueue q, ReqOp op, int length) {
         return switch (op) {
-            case READ, WRITE -> length > q.maxRwBytes;
-            case DISCARD -> q.maxDiscardSectors != 0 && length > q.maxDiscardSectors * 512L;
+            case READ, WRITE -> length > q.limits.maxRwBytes;
+            case DISCARD -> q.limits.maxDiscardSectors != 0 && length > q.limits.maxDiscardSectors * 512L;
             default -> false;
         };
     }
@@ -36,16 +36,16 @@ final class Split {
     /** Bytes of the next piece of a bio at {@code offset} with {@code remaining} bytes left. */
     static int pieceLength(RequestQueue q, ReqOp op, long offset, int remaining) {
         if (op != ReqOp.DISCARD) {
-            return Math.min(remaining, q.maxRwBytes);
+            return Math.min(remaining, q.limits.maxRwBytes);
         }
-        long max = q.maxDiscardSectors * 512L;
-        int lbs = q.logicalBlockSize;
+        long max = q.limits.maxDiscardSectors * 512L;
+        int lbs = q.limits.logicalBlockSize;
         max -= max % lbs;
         if (remaining <= max) {
             return remaining;
         }
         // bio_split_discard: end the piece on a granularity boundary, so later pieces start aligned.
-        long gran = q.discardGranularity;
+        long gran = q.limits.discardGranularity;
         long end = offset + max;
         long aligned = end - Math.floorMod(end, gran);
         return (int) (aligned > offset ? aligned - offset : max);

@@ -131,7 +131,7 @@ public final class Submitter {
             cb.onComplete(userData, BlkStatus.NOTSUPP);
             return;
         }
-        if (length > q.maxHwSectors * 512L) {
+        if (length > q.limits.maxHwSectors * 512L) {
             cb.onComplete(userData, BlkStatus.IOERR);
             return;
         }

@@ -18,6 +18,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DispatchSrcuTest {
 
+    /**
+     * Waits until a grace period on {@code h} has found a dispatcher inside and is waiting for it: a positive
+     * signal that the code under test was reached, where a fixed window would pass on a machine too loaded to
+     * schedule the waiting thread at all.
+     */
+    static void awaitGraceWait(Hctx h, long graceWaitsBefore) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (h.graceWaits.get() == graceWaitsBefore) {
+            assertThat(System.nanoTime() - deadline).as("no grace period waited for a dispatcher in 10 s").isNegative();
+            Thread.sleep(1);
+        }
+    }
+
     private static TagSet newSet(int nrHw, int nrCtx, BlkMqOps ops, ManualKblockd kb) {
         return new TagSet(new TagSetConfig(nrHw, 16, 0, 0, 0, nrCtx), ops, kb);
     }
@@ -32,9 +45,10 @@ class DispatchSrcuTest {
         int[] slots = {Hctx.RUN_SLOT, Hctx.ctxSlot(q.ctx(0)), Hctx.ctxSlot(q.ctx(1)), Hctx.ctxSlot(q.ctx(2))};
         for (int slot : slots) {
             int token = h.enterDispatch(slot);
+            long waits = h.graceWaits.get();
             Thread sync = new Thread(h::synchronizeDispatch, "sync");
             sync.start();
-            sync.join(100);
+            awaitGraceWait(h, waits);
             assertThat(sync.isAlive()).as("grace period ended with a dispatcher in slot " + slot).isTrue();
             h.exitDispatch(token);
             sync.join(10_000);
@@ -115,9 +129,10 @@ class DispatchSrcuTest {
         Thread submitter = new Thread(() -> q.submitter(1).submit(ReqOp.READ, 0, 512, null, cb, 1));
         submitter.start();
         assertThat(inQueueRq.await(10, TimeUnit.SECONDS)).isTrue();
+        long waits = q.hctx(0).graceWaits.get();
         Thread quiescer = new Thread(q::quiesce, "quiesce");
         quiescer.start();
-        quiescer.join(100);
+        awaitGraceWait(q.hctx(0), waits);
         assertThat(quiescer.isAlive()).as("quiesce returned during queue_rq").isTrue();
         release.countDown();
         quiescer.join(10_000);

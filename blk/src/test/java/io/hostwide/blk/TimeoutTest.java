@@ -152,7 +152,7 @@ class TimeoutTest {
 
     @Test
     void handlerWaitsForAQueueRqStillIssuingTheRequest() throws Exception {
-        try (ThreadPoolKblockd kb = new ThreadPoolKblockd("sync", 1)) {
+        try (ManualKblockd kb = new ManualKblockd()) {
             java.util.concurrent.CountDownLatch inQueueRq = new java.util.concurrent.CountDownLatch(1);
             java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
             java.util.concurrent.atomic.AtomicBoolean issuing = new java.util.concurrent.atomic.AtomicBoolean(true);
@@ -184,15 +184,17 @@ class TimeoutTest {
             Thread submitter = new Thread(() -> q.submitter(0).submit(ReqOp.READ, 0, 512, null, cb, 7));
             submitter.start();
             assertThat(inQueueRq.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-            Thread.sleep(5);   // the deadline has passed while queue_rq is still running
+            kb.advance(2_000_000);   // t = 2 ms: the 1 ms deadline has passed while queue_rq still runs (timer: 1 s)
+            long waits = q.hctx(0).graceWaits.get();
             Thread scanner = new Thread(q.timeouts::timeoutWork);
             scanner.start();
-            scanner.join(200);
+            DispatchSrcuTest.awaitGraceWait(q.hctx(0), waits);   // the timeout work found the dispatch in progress
             assertThat(scanner.isAlive()).as("timeout work waits for the dispatch in progress").isTrue();
-            assertThat(drv.timedOut).isEmpty();
+            assertThat(drv.timedOut).as("the handler runs only after queue_rq returned").isEmpty();
             release.countDown();
             scanner.join(5000);
             submitter.join(5000);
+            assertThat(scanner.isAlive()).isFalse();
             assertThat(drv.timedOut).hasSize(1);
             assertThat(handlerSawIssuing.get()).isFalse();
             assertThat(cb.status(BlkStatus.TIMEOUT)).isEqualTo(1);

@@ -1,25 +1,22 @@
 package io.hostwide.blk.api;
 
-import io.hostwide.blk.nullb.NullDevice;
-
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /**
  * Opens block devices by spec, {@code kind[:params]}: {@code "null"},
- * {@code "null:submit_queues=4,hw_queue_depth=64,completion_nsec=10000"}. The
- * {@code null} kind is built in; other layers register theirs, explicitly or as a
- * {@link ServiceLoader} provider of {@link BlockDeviceProvider}.
+ * {@code "null:submit_queues=4,hw_queue_depth=64,completion_nsec=10000"}. Each kind
+ * ({@code null} here in blk, {@code loop}, {@code debug}, {@code iscsi} above) is a
+ * {@link ServiceLoader} provider of {@link BlockDeviceProvider}, or registered explicitly.
  */
 public final class BlockDevices {
     private static final Map<String, BlockDeviceProvider> PROVIDERS = new TreeMap<>();
 
     static {
-        register(NullDevice.PROVIDER);
-        // Upper layers (scsi's disks, the target module's loop and debug HBAs) announce
-        // their kinds in META-INF/services, so open("loop:...") works without the caller
-        // loading those classes first.
+        // Every kind, blk's own null device included, announces itself in META-INF/services,
+        // so open("loop:...") works without the caller loading those classes first, and this
+        // package never names a device built on it (which made blk.api <-> blk.nullb a cycle).
         for (BlockDeviceProvider p : ServiceLoader.load(BlockDeviceProvider.class, BlockDevices.class.getClassLoader())) {
             PROVIDERS.putIfAbsent(p.kind(), p);
         }

@@ -10,7 +10,6 @@ import io.hostwide.blk.TagSet;
 import io.hostwide.blk.TagSetConfig;
 import io.hostwide.blk.TagSetFlags;
 import io.hostwide.blk.api.BlockDevice;
-import io.hostwide.blk.api.BlockDeviceProvider;
 import io.hostwide.blk.api.SubmitHandle;
 import io.hostwide.blk.exec.Kblockd;
 import io.hostwide.blk.exec.Kblockds;
@@ -25,19 +24,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class NullDevice implements BlockDevice {
     private static final AtomicInteger NEXT_INDEX = new AtomicInteger();
-
-    /** Opens {@code null:k=v,...} devices for {@link io.hostwide.blk.api.BlockDevices}. */
-    public static final BlockDeviceProvider PROVIDER = new BlockDeviceProvider() {
-        @Override
-        public String kind() {
-            return "null";
-        }
-
-        @Override
-        public BlockDevice open(String params) {
-            return NullDevice.create(NullConfig.parse(params, nextName()));
-        }
-    };
 
     private final NullConfig cfg;
     private final TagSet set;

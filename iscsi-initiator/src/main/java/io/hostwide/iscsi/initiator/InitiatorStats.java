@@ -10,6 +10,7 @@ public final class InitiatorStats {
     final LongAdder r2ts = new LongAdder();
     final LongAdder dataInPdus = new LongAdder();
     final LongAdder nopInPings = new LongAdder();
+    final LongAdder nopOutPingsAnswered = new LongAdder();
     final LongAdder windowClosed = new LongAdder();
 
     /** SCSI Command PDUs sent. */
@@ -30,13 +31,16 @@ public final class InitiatorStats {
     /** Target NOP-In pings answered. */
     public long nopInPings() { return nopInPings.sum(); }
 
+    /** Our NOP-Out pings (noop_out_interval) that something answered within noop_out_timeout. */
+    public long nopOutPingsAnswered() { return nopOutPingsAnswered.sum(); }
+
     /** Commands answered TARGET_BUSY because the CmdSN window was closed (RFC 7143 §4.2.2.1); retried later. */
     public long windowClosed() { return windowClosed.sum(); }
 
     @Override
     public String toString() {
         return "commands=" + commands() + " immediate=" + immediateDataPdus() + " unsolicited=" + unsolicitedDataOutPdus()
-                + " r2t=" + r2ts() + " data-in=" + dataInPdus() + " nop-in=" + nopInPings()
+                + " r2t=" + r2ts() + " data-in=" + dataInPdus() + " nop-in=" + nopInPings() + " nop-out-answered=" + nopOutPingsAnswered()
                 + " window-closed=" + windowClosed();
     }
 }

@@ -54,6 +54,7 @@ final class NopOutPinger implements Runnable {
         if (c.pingSentAt != 0) {
             if (c.lastRx() - c.pingSentAt > 0) {
                 c.pingSentAt = 0;   // something arrived after the ping: the connection lives
+                session.stats.nopOutPingsAnswered.increment();
             } else if (now - c.pingSentAt > timeoutNanos) {
                 session.connectionFailed(c, "connection " + c.cid + ": NOP-Out ping unanswered for "
                         + timeoutNanos / 1_000_000L + " ms");

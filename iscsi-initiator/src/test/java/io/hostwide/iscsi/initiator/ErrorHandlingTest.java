@@ -119,14 +119,14 @@ class ErrorHandlingTest {
     @Test
     void anIdleSessionNoticesASilentTargetByItsPings() throws Exception {
         try (TestTarget t = new TestTarget(); PduProxy p = new PduProxy(t.port());
-             IscsiHba hba = IscsiHba.connect(config(p.port()).noopOutIntervalMillis(100).noopOutTimeoutMillis(200))) {
-            Thread.sleep(400);
+             IscsiHba hba = IscsiHba.connect(config(p.port()).noopOutIntervalMillis(100).noopOutTimeoutMillis(2000))) {
+            // A 2 s timeout: an answer a loaded 2-core machine delays by a few hundred ms is still in time (200 ms
+            // was not, at load 15), and a frozen target is still noticed well within the 20 s wait below.
+            // Answered pings keep the session: seen happening, where a 400 ms pause could end before any ping.
+            Await.until("two of our pings answered", () -> hba.stats().nopOutPingsAnswered() >= 2);
             assertThat(hba.reinstatements()).as("answered pings keep the session").isZero();
             p.freezeCurrent();
-            long end = System.nanoTime() + 20_000_000_000L;
-            while (hba.reinstatements() == 0 && System.nanoTime() < end) {
-                Thread.sleep(20);
-            }
+            Await.until("a reinstatement", () -> hba.reinstatements() != 0);
             assertThat(hba.reinstatements()).isEqualTo(1);   // relogged in through the proxy, without any I/O
             assertThat(hba.host().errorHandler().ehRuns()).isZero();
             writeAndCheck(hba.disk(0), 0, 11);
@@ -160,7 +160,8 @@ class ErrorHandlingTest {
                 }
             });
             load.start();
-            Thread.sleep(200);
+            long before = hba.stats().commands();
+            Await.until("the load under way", () -> hba.stats().commands() - before >= 16);   // then restart under it
             t.restart(300);
             load.join(60_000);
             assertThat(load.isAlive()).isFalse();

@@ -3,7 +3,9 @@ package io.hostwide.iscsi.server;
 import io.hostwide.iscsi.pdu.AsyncMessage;
 import io.hostwide.iscsi.spec.AsyncEvent;
 import io.hostwide.scsi.spec.Asc;
+import io.hostwide.scsi.spec.FixedSense;
 import io.hostwide.scsi.spec.LunAddress;
+import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.SessionLun;
 import java.nio.ByteBuffer;
@@ -24,9 +26,6 @@ import java.util.logging.Logger;
  */
 final class AsyncEvents {
     private static final Logger LOG = Logger.getLogger(AsyncEvents.class.getName());
-    /** Fixed-format sense data, SPC-4 §4.5.3: response code 70h, sense key, additional length 10, ASC, ASCQ. */
-    private static final int SENSE_LENGTH = 18;
-    private static final int UNIT_ATTENTION = 6;
 
     private final LinkedBlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
@@ -75,13 +74,12 @@ final class AsyncEvents {
     private static void scsiEvent(IscsiSession s, int mappedLun, int ascAscq) {
         for (Connection c : s.connections()) {
             if (c.fullFeature() != null && !c.isClosed()) {
-                ByteBuffer data = ByteBuffer.allocate(2 + SENSE_LENGTH); // SenseLength + sense, as §11.4.7
-                data.putShort(0, (short) SENSE_LENGTH);
-                data.put(2, (byte) 0x70);
-                data.put(2 + 2, (byte) UNIT_ATTENTION);
-                data.put(2 + 7, (byte) (SENSE_LENGTH - 8));
-                data.put(2 + 12, (byte) Asc.asc(ascAscq));
-                data.put(2 + 13, (byte) (ascAscq & 0xff));
+                // SenseLength + fixed-format sense (SPC-4 §4.5.3), as in a SCSI Response's data (§11.4.7)
+                byte[] pdu = new byte[2 + FixedSense.LENGTH];
+                byte[] sense = new byte[FixedSense.LENGTH];
+                FixedSense.encode(sense, SenseKey.UNIT_ATTENTION, ascAscq, false, 0, -1);
+                System.arraycopy(sense, 0, pdu, 2, FixedSense.LENGTH);
+                ByteBuffer data = ByteBuffer.wrap(pdu).putShort(0, (short) FixedSense.LENGTH);
                 long lun = LunAddress.encode(mappedLun);
                 c.writer.send(sn -> new AsyncMessage(lun, sn, s.expCmdSn(), s.maxCmdSn(), AsyncEvent.SCSI_ASYNC_EVENT,
                         0, 0, 0, 0, data), true);

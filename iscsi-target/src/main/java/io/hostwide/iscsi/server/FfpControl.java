@@ -6,6 +6,7 @@ import io.hostwide.iscsi.login.TextCodec;
 import io.hostwide.iscsi.login.TextSplitter;
 import io.hostwide.iscsi.pdu.LogoutRequest;
 import io.hostwide.iscsi.pdu.LogoutResponse;
+import io.hostwide.iscsi.pdu.NopIn;
 import io.hostwide.iscsi.pdu.NopOut;
 import io.hostwide.iscsi.pdu.Pdu;
 import io.hostwide.iscsi.pdu.TaskManagementRequest;
@@ -35,12 +36,20 @@ final class FfpControl {
 
     void execute(Pdu p) {
         switch (p) {
-            case NopOut n -> ffp.nopIn(n);
+            case NopOut n -> nopIn(n);
             case TextRequest t -> text(t);
             case TaskManagementRequest t -> tmf.handle(t);
             case LogoutRequest l -> logout(l);
             default -> ffp.reject(RejectReason.COMMAND_NOT_SUPPORTED, p);
         }
+    }
+
+    /** NOP-In answering a ping, RFC 7143 §11.19: same ITT, TTT reserved, the ping data echoed. */
+    private void nopIn(NopOut n) {
+        IscsiSession s = ffp.session;
+        ByteBuffer echo = PduCopies.copy(n.data());
+        ffp.conn.writer.send(sn -> new NopIn(n.lun(), n.initiatorTaskTag(), Codes.RESERVED_TAG, sn, s.expCmdSn(),
+                s.maxCmdSn(), echo), true);
     }
 
     /**

@@ -5,7 +5,6 @@ import io.hostwide.iscsi.pdu.DataOut;
 import io.hostwide.iscsi.pdu.HotPdu;
 import io.hostwide.iscsi.pdu.LoginRequest;
 import io.hostwide.iscsi.pdu.LogoutRequest;
-import io.hostwide.iscsi.pdu.NopIn;
 import io.hostwide.iscsi.pdu.NopOut;
 import io.hostwide.iscsi.pdu.Pdu;
 import io.hostwide.iscsi.pdu.ScsiCommand;
@@ -18,13 +17,13 @@ import io.hostwide.iscsi.spec.RejectReason;
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.TargetCommand;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.List;
 
 /**
- * The full feature phase of one connection (RFC 7143 §3.2.2 onwards): CmdSN ordering, SCSI commands with immediate,
- * unsolicited and solicited data handed to the core, NOP, Text, task management and Logout. Runs on the connection's
- * reader thread except {@link #completed}, which runs where the core completes a command.
+ * The full feature phase of one connection (RFC 7143 §3.2.2 onwards): CmdSN ordering, SCSI command intake and the
+ * connection's task table, and the end of each task. A write's data and R2Ts are {@link R2tSequencer}'s; NOP, Text,
+ * task management and Logout are {@link FfpControl}'s. Runs on the connection's reader thread except
+ * {@link #completed}, which runs where the core completes a command.
  */
 final class FullFeature {
     private static final int MAX_CDB = 260;
@@ -32,19 +31,19 @@ final class FullFeature {
     final Connection conn;
     final IscsiSession session;
     final NegotiatedParameters params;
-    private final IntMap<Task> tasks = new IntMap<>(64); // guarded by itself
-    private final ArrayDeque<Task> freeTasks = new ArrayDeque<>(); // guarded by tasks
+    final ConnectionTasks tasks;
     private final byte[] cdb = new byte[MAX_CDB];
-    private final int[] r2tOut = new int[2];
-    private final java.util.concurrent.atomic.AtomicInteger nextTtt = new java.util.concurrent.atomic.AtomicInteger(1);
     private final CommandArgs args = new CommandArgs();
     private final FfpControl control;
+    private final R2tSequencer r2t;
 
     FullFeature(Connection conn, IscsiSession session, NegotiatedParameters params) {
         this.conn = conn;
         this.session = session;
         this.params = params;
+        this.tasks = new ConnectionTasks(conn);
         this.control = new FfpControl(this);
+        this.r2t = new R2tSequencer(this);
     }
 
     void onPdu(Pdu p) {
@@ -52,7 +51,7 @@ final class FullFeature {
             Connection.LOG.info("cid " + conn.cid() + " <- " + p);
         }
         switch (p) {
-            case DataOut d -> dataOut(d.initiatorTaskTag(), d.targetTransferTag(), d.dataSn(), d.bufferOffset(),
+            case DataOut d -> r2t.dataOut(d.initiatorTaskTag(), d.targetTransferTag(), d.dataSn(), d.bufferOffset(),
                     d.fin(), d.data(), d.data().position(), d.data().remaining(), d, null); // never CmdSN-ordered
             case SnackRequest s -> reject(RejectReason.PROTOCOL_ERROR, s); // SNACK needs ERL > 0, RFC 7143 §11.16
             case LoginRequest l -> reject(RejectReason.PROTOCOL_ERROR, l); // §6: login only before FFP
@@ -70,7 +69,7 @@ final class FullFeature {
     /** The hot path: a SCSI Command or Data-Out read straight from the receive buffer, no records. */
     void onHot(HotPdu v) {
         if (v.opcode() == io.hostwide.iscsi.spec.Opcode.SCSI_DATA_OUT.code) {
-            dataOut(v.initiatorTaskTag(), v.targetTransferTag(), v.dataSn(), v.bufferOffset(), v.fin(), v.buffer(),
+            r2t.dataOut(v.initiatorTaskTag(), v.targetTransferTag(), v.dataSn(), v.bufferOffset(), v.fin(), v.buffer(),
                     v.dataAt(), v.dataLength(), null, v);
         } else {
             orderedCommand(args.of(v));
@@ -146,15 +145,7 @@ final class FullFeature {
             conn.reject(RejectReason.INVALID_PDU_FIELD, c.header());
             return;
         }
-        Task t;
-        synchronized (tasks) {
-            if (tasks.get(c.itt) != null) {
-                t = null;
-            } else {
-                t = freeTasks.isEmpty() ? new Task(conn, 16) : freeTasks.pop();
-                tasks.put(c.itt, t);
-            }
-        }
+        Task t = tasks.claim(c.itt);
         if (t == null) { // RFC 7143 §11.17.1: an ITT still in use
             doneUncounted(counted);
             conn.reject(RejectReason.TASK_IN_PROGRESS, c.header());
@@ -177,7 +168,7 @@ final class FullFeature {
         t.dataInSn = 0;
         t.r2tCount = 0;
         t.dataOut = null;
-        startData(t, c);
+        r2t.start(t, c);
     }
 
     private void doneUncounted(boolean counted) {
@@ -186,128 +177,9 @@ final class FullFeature {
         }
     }
 
-    /** Collects the Data-Out of a write (RFC 7143 §3.2.4.2), or submits at once. */
-    private void startData(Task t, CommandArgs c) {
-        List<DataOut> early;
-        synchronized (t) {
-            int edtl = c.edtl;
-            int immediate = c.dataLength;
-            if (!c.write || edtl <= 0) {
-                submit(t, 0);
-                return;
-            }
-            if (immediate > 0 && !params.immediateData()) { // RFC 7143 §13.11: immediate data not negotiated
-                ByteBuffer header = c.header();
-                t.state = Task.WAITING_DATA; // not started: end it as one that waits for data
-                abortTask(t);
-                conn.reject(RejectReason.PROTOCOL_ERROR, header);
-                return;
-            }
-            ByteBuffer buf = t.cmd.dataOutBuffer(edtl);
-            t.dataOut = buf;
-            int take = Math.min(immediate, edtl);
-            if (take > 0) {
-                buf.put(0, c.data, c.dataAt, take);
-            }
-            t.writes.start(edtl, take, c.fin, params.initialR2t(), params.firstBurstLength(),
-                    params.maxBurstLength(), params.maxOutstandingR2t());
-            if (t.writes.complete()) {
-                submit(t, edtl);
-                return;
-            }
-            t.state = Task.WAITING_DATA;
-            early = session.takeEarlyData(t.itt);
-            if (early == null) {
-                sendR2ts(t);
-                return;
-            }
-        }
-        for (DataOut d : early) { // data that arrived while the command waited for its CmdSN
-            dataOut(d.initiatorTaskTag(), d.targetTransferTag(), d.dataSn(), d.bufferOffset(), d.fin(), d.data(),
-                    d.data().position(), d.data().remaining(), d, null);
-        }
-        synchronized (t) {
-            if (t.state == Task.WAITING_DATA && t.itt == c.itt) {
-                sendR2ts(t);
-            }
-        }
-    }
-
-    private void sendR2ts(Task t) {
-        int[] out = conn.onReaderThread() ? r2tOut : new int[2];
-        while (true) {
-            int ttt = nextTtt.getAndIncrement();
-            if (ttt == Codes.RESERVED_TAG) {
-                ttt = nextTtt.getAndIncrement();
-            }
-            int sn = t.writes.nextR2t(ttt, out);
-            if (sn < 0) {
-                if (Connection.TRACE) {
-                    Connection.LOG.info("no R2T for itt " + t.itt + ": received " + t.writes.received()
-                            + " unsolicitedOpen " + t.writes.unsolicitedOpen() + " params " + params);
-                }
-                return;
-            }
-            t.r2tCount++;
-            conn.writer.r2t(t, ttt, sn, out[0], out[1], session);
-        }
-    }
-
-    private void dataOut(int itt, int ttt, int dataSn, int bufferOffset, boolean fin, ByteBuffer data, int dataAt,
-            int len, DataOut record, HotPdu view) {
-        Task t;
-        synchronized (tasks) {
-            t = tasks.get(itt);
-        }
-        if (t == null) {
-            // Unsolicited data of a command still held for CmdSN order (MC/S) is kept for it; anything else is
-            // late data of a task already ended (aborted or failed) and is discarded.
-            if (session.holdingCommands()) {
-                session.stashEarlyData(itt, view != null ? (DataOut) view.toRecord() : (DataOut) PduCopies.detach(record));
-            }
-            return;
-        }
-        synchronized (t) { // the owner's reader and a thread running a reordered command may both touch t
-            if (t.state != Task.WAITING_DATA || t.itt != itt) {
-                return;
-            }
-            int verdict = t.writes.onDataOut(ttt, dataSn, bufferOffset, len, fin);
-            if (verdict == WriteSequence.PROTOCOL_ERROR) {
-                // A Data-Out out of sequence (DataSN, offset, TTT): Reject it (RFC 7143 §11.17) and end its task
-                // with the iSCSI response "Target Failure" (§11.4.3) so nothing partial is written; the connection
-                // and the other tasks go on, and the task's later Data-Out PDUs are discarded.
-                conn.reject(RejectReason.PROTOCOL_ERROR, view != null ? view.copyHeader() : headerOf(record));
-                failTask(t);
-                return;
-            }
-            t.dataOut.put(bufferOffset, data, dataAt, len);
-            if (verdict == WriteSequence.DONE) {
-                submit(t, t.expectedLength);
-            } else {
-                sendR2ts(t);
-            }
-        }
-    }
-
-    private static ByteBuffer headerOf(Pdu p) {
-        ByteBuffer header = ByteBuffer.allocate(Bhs.LENGTH);
-        p.writeBhs(header, 0);
-        return header;
-    }
-
-    private void submit(Task t, int received) {
-        if (t.dataOut != null) {
-            t.dataOut.limit(received).position(0); // the core reads position..limit
-        }
-        t.state = Task.SUBMITTED;
-        session.core.submit(t.cmd); // may complete before it returns (RAM): see completed()
-    }
-
     /** Sends the command's response and frees its task; exactly once per command, on the completing thread. */
     void completed(Task t) {
-        synchronized (tasks) {
-            tasks.remove(t.itt);
-        }
+        tasks.remove(t.itt);
         if (t.counted) {
             session.commandDone();
         }
@@ -328,18 +200,12 @@ final class FullFeature {
         if (cmd != null) {
             cmd.release();
         }
-        synchronized (tasks) {
-            freeTasks.push(t);
-        }
+        tasks.free(t);
     }
 
     /** Ends a task that never reached the core with a Target Failure response (no SCSI status, no sense). */
-    private void failTask(Task t) { // called holding t's monitor
-        boolean mine;
-        synchronized (tasks) {
-            mine = tasks.remove(t.itt) == t;
-        }
-        if (!mine) {
+    void failTask(Task t) { // called holding t's monitor
+        if (tasks.remove(t.itt) != t) {
             return;
         }
         t.state = 0;
@@ -372,12 +238,7 @@ final class FullFeature {
     private boolean endWaiting(Task t, boolean respond) {
         boolean mine;
         synchronized (t) { // the reader submits a task under this monitor: state is exact here
-            synchronized (tasks) {
-                mine = t.state == Task.WAITING_DATA && tasks.get(t.itt) == t;
-                if (mine) {
-                    tasks.remove(t.itt);
-                }
-            }
+            mine = tasks.removeWaiting(t);
             if (mine) {
                 t.state = 0; // a thread waiting on t to add Data-Out now sees the task is gone
             }
@@ -400,61 +261,19 @@ final class FullFeature {
 
     /** Connection gone (ERL 0): tasks waiting for data end here; submitted ones end in {@link #completed}. */
     void abortAll() {
-        java.util.List<Task> waiting = new java.util.ArrayList<>();
-        synchronized (tasks) {
-            tasks.forEach(t -> {
-                if (t.state == Task.WAITING_DATA) {
-                    waiting.add(t);
-                }
-            });
-        }
-        for (Task t : waiting) {
+        for (Task t : tasks.waiting(t -> true)) {
             abortTask(t);
         }
     }
 
-    /** Tasks of this connection waiting for Data-Out that {@code match} selects, for TMFs of other nexuses. */
-    java.util.List<Task> waitingTasks(java.util.function.Predicate<Task> match) {
-        java.util.List<Task> out = new java.util.ArrayList<>();
-        synchronized (tasks) {
-            tasks.forEach(t -> {
-                if (t.state == Task.WAITING_DATA && match.test(t)) {
-                    out.add(t);
-                }
-            });
-        }
-        return out;
-    }
-
     /** Tasks of this connection waiting for Data-Out on {@code lun} (or all when lun is -1), for TMFs. */
-    java.util.List<Task> waitingTasks(long lun, int itt, boolean byItt) {
-        java.util.List<Task> out = new java.util.ArrayList<>();
-        synchronized (tasks) {
-            tasks.forEach(t -> {
-                if (t.state == Task.WAITING_DATA && (byItt ? t.itt == itt : lun == -1 || t.lun == lun)) {
-                    out.add(t);
-                }
-            });
-        }
-        return out;
-    }
-
-    boolean hasTask(int itt) {
-        synchronized (tasks) {
-            return tasks.get(itt) != null;
-        }
+    List<Task> waitingTasks(long lun, int itt, boolean byItt) {
+        return tasks.waiting(t -> byItt ? t.itt == itt : lun == -1 || t.lun == lun);
     }
 
     void reject(RejectReason reason, Pdu p) {
         ByteBuffer header = ByteBuffer.allocate(Bhs.LENGTH);
         p.writeBhs(header, 0);
         conn.reject(reason, header);
-    }
-
-    /** NOP-In answering a ping, RFC 7143 §11.19: same ITT, TTT reserved, the ping data echoed. */
-    void nopIn(NopOut n) {
-        ByteBuffer echo = PduCopies.copy(n.data());
-        conn.writer.send(sn -> new NopIn(n.lun(), n.initiatorTaskTag(), Codes.RESERVED_TAG, sn, session.expCmdSn(),
-                session.maxCmdSn(), echo), true);
     }
 }

@@ -114,6 +114,11 @@ final class IscsiSession implements Fabric {
         }
     }
 
+    /** Bytes of unsolicited Data-Out parked for held commands (a test waits on it to know a command is held). */
+    synchronized long earlyBytes() {
+        return earlyBytes;
+    }
+
     /** The Data-Out parked for {@code itt}, or null; one volatile read when nothing is parked. */
     List<io.hostwide.iscsi.pdu.DataOut> takeEarlyData(int itt) {
         if (!anyEarly) {

@@ -124,7 +124,7 @@ final class TmfHandler {
             for (Connection c : s.connections()) {
                 FullFeature owner = c.fullFeature();
                 if (owner != null) {
-                    for (Task t : owner.waitingTasks(t -> covered.test(other, t))) {
+                    for (Task t : owner.tasks.waiting(t -> covered.test(other, t))) {
                         owner.abortForOtherNexus(t);
                     }
                 }

@@ -20,6 +20,8 @@ import io.hostwide.iscsi.spec.LoginStatus;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,10 +47,16 @@ class ServerSessionTest {
     }
 
     static void awaitSessions(IscsiTargetServer s, int n) throws InterruptedException {
-        for (int i = 0; i < 200 && s.sessionCount() != n; i++) {
-            Thread.sleep(10);
+        awaitUntil(n + " sessions", () -> s.sessionCount() == n);
+    }
+
+    /** Polls {@code done} until it holds (a positive signal), failing after 10 s. */
+    static void awaitUntil(String what, BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!done.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
+            Thread.sleep(5);
         }
-        assertThat(s.sessionCount()).isEqualTo(n);
     }
 
     @Test
@@ -178,7 +186,10 @@ class ServerSessionTest {
             b.send(new ScsiCommand(false, false, false, true, 1, 0, 21, 512, first + 1, b.expStatSn,
                     cdb(0x2a, 0, 0, 0, 0, 40, 0, 0, 1, 0), -1, null));
             b.send(new DataOut(true, 0, 21, -1, b.expStatSn, 0, 0, ByteBuffer.wrap(data)));
-            Thread.sleep(100);
+            // Only once the server holds the command and has parked its data does A close the gap: a fixed pause
+            // could end before B's reader ran, and the command would then simply arrive in order.
+            awaitUntil("B's command held with its Data-Out parked", () -> server.registry.sessions().stream()
+                    .anyMatch(s -> s.holdingCommands() && s.earlyBytes() == data.length));
             a.send(new ScsiCommand(false, true, false, false, 1, 0, 22, 0, first, a.expStatSn, cdb(0), -1, null));
             assertThat(((ScsiResponse) a.receive()).status()).isZero();
             ScsiResponse w = (ScsiResponse) b.receive();
