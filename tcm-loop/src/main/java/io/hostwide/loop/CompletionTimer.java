@@ -1,6 +1,7 @@
 package io.hostwide.loop;
 
 import java.util.concurrent.DelayQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The delayed completions of one submit queue ({@code delay}/{@code ndelay}, scsi_debug's per-queue hrtimers): a
@@ -19,6 +20,8 @@ final class CompletionTimer implements AutoCloseable {
     /** Written under {@code this}; read without it on the schedule path once set. */
     private volatile Thread thread;
     private volatile boolean closed;
+    /** Entries scheduled and not yet handled: fired (delivered or skipped), cancelled, or drained. */
+    private final AtomicInteger outstanding = new AtomicInteger();
 
     CompletionTimer(String name) {
         this.name = name;
@@ -30,6 +33,7 @@ final class CompletionTimer implements AutoCloseable {
 
     void schedule(LoopTask t, long delayNanos) {
         t.dueNanos = System.nanoTime() + delayNanos;
+        outstanding.incrementAndGet();
         if (thread == null) {
             start();
         }
@@ -49,7 +53,17 @@ final class CompletionTimer implements AutoCloseable {
 
     /** Removes a pending task (abort/reset); the caller has already moved its state to ABORTED. */
     void cancel(LoopTask t) {
-        queue.remove(t);
+        if (queue.remove(t)) {
+            outstanding.decrementAndGet();
+        }
+    }
+
+    /**
+     * Entries not yet handled (tests): 0 means every entry this timer took was fired, skipped or cancelled — a
+     * positive signal that an entry an abort missed had its chance to deliver twice.
+     */
+    int outstanding() {
+        return outstanding.get();
     }
 
     private void run() {
@@ -61,6 +75,7 @@ final class CompletionTimer implements AutoCloseable {
                 continue;   // close() interrupts; the loop condition sees closed
             }
             fire(t);
+            outstanding.decrementAndGet();
         }
     }
 
@@ -78,6 +93,7 @@ final class CompletionTimer implements AutoCloseable {
             for (LoopTask t : queue.toArray(new LoopTask[0])) {
                 if (queue.remove(t)) {
                     fire(t);
+                    outstanding.decrementAndGet();
                 }
             }
         }

@@ -40,6 +40,15 @@ final class CompletionTimers implements AutoCloseable {
         return n;
     }
 
+    /** Timer entries not yet fired, skipped or cancelled, over all queues. */
+    int outstanding() {
+        int n = 0;
+        for (CompletionTimer t : timers) {
+            n += t.outstanding();
+        }
+        return n;
+    }
+
     /** Stops every timer; tasks still pending are delivered at once. */
     @Override
     public void close() {

@@ -169,6 +169,11 @@ public final class LoopHba implements HostedDisk.Host {
         return timers.running();
     }
 
+    /** Delayed-completion entries not yet handled by their timers (tests wait for 0 instead of sleeping). */
+    int timerEntriesOutstanding() {
+        return timers.outstanding();
+    }
+
     /** The loop driver's per-slot task objects over all hosts: bounded by the command slots, however long it runs. */
     long driverTasks() {
         long n = 0;
