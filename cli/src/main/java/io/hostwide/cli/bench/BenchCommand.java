@@ -1,9 +1,9 @@
 package io.hostwide.cli.bench;
 
-import io.hostwide.cli.stat.StatPrinter;
 import io.hostwide.cli.util.Interrupts;
 import io.hostwide.cli.util.Json;
 import io.hostwide.cli.util.Sizes;
+import io.hostwide.cli.util.StatPrinter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
