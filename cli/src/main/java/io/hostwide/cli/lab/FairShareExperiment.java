@@ -1,7 +1,7 @@
 package io.hostwide.cli.lab;
 
 import io.hostwide.blk.SharedTagModes;
-import io.hostwide.cli.bench.BenchResult;
+import io.hostwide.cli.load.BenchResult;
 import io.hostwide.scsi.sd.ScsiDisk;
 import io.hostwide.loop.LoopHba;
 

@@ -1,10 +1,10 @@
 package io.hostwide.cli.lab;
 
-import io.hostwide.cli.bench.BenchResult;
-import io.hostwide.cli.bench.BenchRunner;
-import io.hostwide.cli.bench.BenchSpec;
-import io.hostwide.cli.bench.BenchTarget;
-import io.hostwide.cli.bench.RwMode;
+import io.hostwide.cli.load.BenchResult;
+import io.hostwide.cli.load.BenchRunner;
+import io.hostwide.cli.load.BenchSpec;
+import io.hostwide.cli.load.BenchTarget;
+import io.hostwide.cli.load.RwMode;
 import io.hostwide.cli.util.Interrupts;
 
 import java.io.PrintStream;

@@ -1,6 +1,6 @@
 package io.hostwide.cli.lab;
 
-import io.hostwide.cli.bench.BenchResult;
+import io.hostwide.cli.load.BenchResult;
 import io.hostwide.scsi.sd.ScsiDisk;
 import io.hostwide.loop.LoopHba;
 
