@@ -260,15 +260,17 @@ final class CopyJob implements Runnable, IoCallback {
             LockSupport.unpark(thread);
             return;
         }
-        if (waiting) {
+        if (waiting) {   // volatile read after the ring's CAS of its tail: pairs with waitForCompletion
             LockSupport.unpark(thread);
         }
     }
 
     private void waitForCompletion() {
-        waiting = true;
-        if (done.isEmpty() && lostCompletion == null) {
+        waiting = true;   // volatile write, then the volatile read of the ring's tail: pairs with onComplete
+        if (done.nothingClaimed() && lostCompletion == null) {
             LockSupport.parkNanos(this, 100_000_000L);
+        } else {
+            Thread.yield();   // claimed, not yet published: its producer is between two stores
         }
         waiting = false;
     }

@@ -137,15 +137,17 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
         if (!completed.offer(slot)) {
             throw new IllegalStateException("more completions than slots in job " + index);
         }
-        if (waiting) { // volatile read after the ring's CAS: pairs with the job's write-then-recheck
+        if (waiting) { // volatile read after the ring's CAS of its tail: pairs with waitForCompletion
             LockSupport.unpark(thread);
         }
     }
 
     private void waitForCompletion() {
-        waiting = true;
-        if (completed.isEmpty()) {
+        waiting = true;   // volatile write, then the volatile read of the ring's tail: pairs with complete()
+        if (completed.nothingClaimed()) {
             LockSupport.parkNanos(this, 100_000_000L);
+        } else {
+            Thread.yield();   // claimed, not yet published: its producer is between two stores
         }
         waiting = false;
     }

@@ -89,6 +89,19 @@ public final class MpscIntRing {
         return v;
     }
 
+    /**
+     * Consumer, before it sleeps: true when no producer has claimed a cell the consumer has not taken yet (a
+     * claimed cell may still be unpublished: then poll again shortly, do not sleep). A consumer that writes a
+     * volatile "waiting" flag and then finds nothing claimed here, and a producer that claims a cell (the CAS in
+     * offer) and then reads the flag, cannot both miss each other: all four accesses are volatile, so one pair
+     * comes first in the synchronization order (Dekker). {@link #isEmpty} cannot serve for this: its acquire read
+     * of the cell's sequence pairs with the producer's release store, which may still sit in the producer's store
+     * buffer while the producer reads the flag.
+     */
+    public boolean nothingClaimed() {
+        return (long) TAIL.getVolatile(this) == head;   // pairs with the CAS of TAIL in offer
+    }
+
     public boolean isEmpty() {
         return (long) SEQ.getAcquire(seq, (int) head & mask) != head + 1;
     }

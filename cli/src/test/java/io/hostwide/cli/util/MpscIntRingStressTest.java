@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -73,6 +74,71 @@ class MpscIntRingStressTest {
             }, permits);
             assertThat(falseFull.get()).isZero();
             assertThat(permits.get()).isEqualTo(ring.capacity());
+        }
+    }
+
+    /**
+     * The jobs' sleep/wake handshake over the ring: the consumer sets {@code waiting}, re-checks the ring and parks;
+     * a producer offers, then reads {@code waiting} and unparks. Lost wake-up: the consumer parks although a value
+     * went in and no producer saw it waiting, so the park runs to its timeout. One producer at a time, each value
+     * offered only once the consumer has taken the previous one, so every value is a fresh race with a park.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aValueOfferedWhileTheConsumerGoesToSleepAlwaysWakesIt() throws Exception {
+        MpscIntRing ring = new MpscIntRing(4);
+        Handshake h = new Handshake(ring);
+        int values = 200_000;
+        AtomicInteger taken = new AtomicInteger();
+        Thread consumer = Thread.ofPlatform().name("ring-consumer").start(() -> {
+            for (int i = 0; i < values; ) {
+                if (ring.poll() >= 0) {
+                    taken.set(++i);
+                } else {
+                    h.sleep();
+                }
+            }
+        });
+        for (int i = 0; i < values; i++) {
+            h.offer(i);
+            while (taken.get() <= i) {
+                Thread.onSpinWait();
+            }
+        }
+        consumer.join();
+        assertThat(h.lost.get()).as("parks that ran to their timeout with a value in the ring").isZero();
+    }
+
+    /** BenchJob's and CopyJob's protocol, as they use the ring (they yield instead of parking when claimed). */
+    static final class Handshake {
+        static final long PARK_NANOS = TimeUnit.SECONDS.toNanos(5);
+        final MpscIntRing ring;
+        volatile Thread sleeper;
+        volatile boolean waiting;
+        final AtomicInteger lost = new AtomicInteger();
+
+        Handshake(MpscIntRing ring) {
+            this.ring = ring;
+        }
+
+        void offer(int v) {
+            ring.offer(v);
+            if (waiting) {
+                LockSupport.unpark(sleeper);
+            }
+        }
+
+        void sleep() {
+            sleeper = Thread.currentThread();
+            waiting = true;
+            if (ring.nothingClaimed()) {
+                long t0 = System.nanoTime();
+                LockSupport.parkNanos(this, PARK_NANOS);
+                if (System.nanoTime() - t0 >= PARK_NANOS && !ring.isEmpty()) {
+                    lost.incrementAndGet();
+                }
+            }
+            waiting = false;
         }
     }
 
