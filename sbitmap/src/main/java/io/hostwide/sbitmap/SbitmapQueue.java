@@ -2,9 +2,9 @@ package io.hostwide.sbitmap;
 
 /**
  * A fixed-capacity allocator of small integers ("bits", "tags") with waiting,
- * after Linux's {@code sbitmap_queue} (digest §1). Two implementations share this
- * contract and one test suite: {@link ShardedSbitmapQueue}, the scalable one, and
- * {@link LockedSbitmapQueue}, a trivially correct reference.
+ * after Linux's {@code sbitmap_queue} (digest §1), implemented by
+ * {@link ShardedSbitmapQueue}. Its contract suite also runs against a synchronized
+ * bitset in test scope, a reference that shares none of its code.
  *
  * <h2>Hints</h2>
  * The kernel keeps one allocation hint per CPU. Here a queue is created with

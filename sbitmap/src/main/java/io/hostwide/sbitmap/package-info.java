@@ -7,9 +7,8 @@
  *   <li>{@link io.hostwide.sbitmap.Sbitmap}: the word-sharded bitmap alone
  *       (deferred clear, hints, shallow depth, batch get/put, direct bit ops).</li>
  *   <li>{@link io.hostwide.sbitmap.SbitmapQueue}: the allocator with waiting;
- *       {@link io.hostwide.sbitmap.ShardedSbitmapQueue} is the scalable one,
- *       {@link io.hostwide.sbitmap.LockedSbitmapQueue} the one-lock reference both
- *       are tested against.</li>
+ *       {@link io.hostwide.sbitmap.ShardedSbitmapQueue} implements it, tested
+ *       against a synchronized-bitset reference in test scope.</li>
  *   <li>{@link io.hostwide.sbitmap.SbitmapMath}: the sizing rules (default shift,
  *       wake batch, shallow split, hints).</li>
  * </ul>

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 abstract class SbitmapQueueContract extends AllocationContract {
 
-    private static final long LIMIT_NANOS = TimeUnit.SECONDS.toNanos(20);
+    static final long LIMIT_NANOS = TimeUnit.SECONDS.toNanos(20);
 
     /** Polls {@code done} until it holds or the limit passes; returns whether it held. */
     static boolean await(BooleanSupplier done, long limitNanos) {
@@ -112,72 +112,6 @@ abstract class SbitmapQueueContract extends AllocationContract {
         for (int depth = 1; depth <= 64; depth++) {
             sweep(depth, depth + 3, true);
         }
-    }
-
-    /**
-     * The 2022 shared-tags hang: with 16 sharers each may hold only ceil(64/16) = 4
-     * tags, fewer than the default batch of 8, so freeing one sharer's slice never
-     * completes a batch. recalculateWakeBatch(16) makes the batch 1.
-     */
-    @Test
-    void sharedUsersAreWokenOnceTheBatchFollowsTheUserCount() throws InterruptedException {
-        SbitmapQueue q = create(SbitmapConfig.of(64, 4));
-        assertThat(q.wakeBatch()).isEqualTo(8);
-        List<Integer> held = fill(q, 4);
-        AtomicInteger got = new AtomicInteger();
-        List<Thread> waiters = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            waiters.add(Thread.ofVirtual().start(() -> {
-                try {
-                    if (q.getBlocking(0, new WaitIndex(), LIMIT_NANOS) >= 0) {
-                        got.incrementAndGet();
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
-        }
-        for (Thread t : waiters) {
-            assertThat(awaitParked(t)).isTrue();
-        }
-        for (int i = 0; i < 4; i++) {
-            q.clear(held.get(i), 0);
-        }
-        // Four frees are half a batch of 8: nobody is woken.
-        assertThat(q.dump().wsActive()).isEqualTo(4);
-        assertThat(got.get()).isZero();
-
-        q.recalculateWakeBatch(16);
-        assertThat(q.wakeBatch()).isEqualTo(1);
-        assertThat(await(() -> got.get() == 4, LIMIT_NANOS)).as("woken after recalculation").isTrue();
-        for (Thread t : waiters) {
-            t.join();
-        }
-
-        // With the batch at 1, a fresh slice of four frees serves four fresh waiters.
-        List<Integer> slice = new ArrayList<>(held.subList(4, 8));
-        got.set(0);
-        waiters.clear();
-        for (int i = 0; i < 4; i++) {
-            waiters.add(Thread.ofVirtual().start(() -> {
-                try {
-                    if (q.getBlocking(1, new WaitIndex(), LIMIT_NANOS) >= 0) {
-                        got.incrementAndGet();
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
-        }
-        assertThat(await(() -> q.dump().wsActive() == 4, LIMIT_NANOS)).isTrue();
-        for (int bit : slice) {
-            q.clear(bit, 1);
-        }
-        assertThat(await(() -> got.get() == 4, LIMIT_NANOS)).as("each free of the slice wakes one").isTrue();
-        for (Thread t : waiters) {
-            t.join();
-        }
-        assertThat(q.busy()).isEqualTo(64);
     }
 
     @Test
@@ -282,40 +216,6 @@ abstract class SbitmapQueueContract extends AllocationContract {
         assertThat(e.isQueued()).isFalse();
         assertThat(q.removeWaitQueue(e)).isFalse();
         assertThat(q.dump().wsActive()).isZero();
-    }
-
-    @Test
-    void withoutWaitersAFreeDoesNoWakeUpWork() {
-        SbitmapQueue q = create(SbitmapConfig.of(64, 1));
-        List<Integer> held = fill(q, 1);
-        int before = q.dump().wakeIndex();
-        for (int bit : held) {
-            q.clear(bit, 0);
-        }
-        assertThat(q.dump().wakeIndex()).isEqualTo(before);
-        assertThat(q.dump().wsActive()).isZero();
-    }
-
-    @Test
-    void aBatchOfFreesWakesAnExclusiveWaiterAndMovesTheWakeIndexPastItsQueue() throws Exception {
-        SbitmapQueue q = create(SbitmapConfig.of(8, 1)); // batch 1
-        List<Integer> held = fill(q, 1);
-        int before = q.dump().wakeIndex();
-        WaitIndex wi = new WaitIndex(); // first use: queue 0
-        AtomicInteger bit = new AtomicInteger(-2);
-        Thread t = Thread.ofVirtual().start(() -> {
-            try {
-                bit.set(q.getBlocking(0, wi, LIMIT_NANOS));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        assertThat(awaitParked(t)).isTrue();
-        q.clear(held.get(3), 0);
-        t.join(TimeUnit.NANOSECONDS.toMillis(LIMIT_NANOS));
-        assertThat(bit.get()).isEqualTo(held.get(3));
-        assertThat(q.dump().wakeIndex()).isEqualTo((before + 1) % 8);
-        assertThatThrownBy(() -> q.addWaitQueue(null, new WaitIndex())).isInstanceOf(NullPointerException.class);
     }
 
     /**

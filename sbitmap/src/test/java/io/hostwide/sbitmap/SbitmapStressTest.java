@@ -26,7 +26,7 @@ class SbitmapStressTest {
     private static final long LIMIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     static Function<SbitmapConfig, SbitmapQueue> factory(String impl) {
-        return "locked".equals(impl) ? LockedSbitmapQueue::new : ShardedSbitmapQueue::new;
+        return "reference".equals(impl) ? SynchronizedBitsetQueue::new : ShardedSbitmapQueue::new;
     }
 
     /**
@@ -36,7 +36,7 @@ class SbitmapStressTest {
      * registration and nobody woke it).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"locked", "sharded"})
+    @ValueSource(strings = {"reference", "sharded"})
     void aFreeRacingABlockingWaitersRegistrationIsNeverLost(String impl) throws Exception {
         SbitmapQueue q = factory(impl).apply(SbitmapConfig.of(1, 2));
         CyclicBarrier barrier = new CyclicBarrier(2);
@@ -80,7 +80,7 @@ class SbitmapStressTest {
 
     /** The same race for a callback waiter that registers and then re-tries. */
     @ParameterizedTest
-    @ValueSource(strings = {"locked", "sharded"})
+    @ValueSource(strings = {"reference", "sharded"})
     void aFreeRacingACallbackRegistrationIsNeverLost(String impl) throws Exception {
         SbitmapQueue q = factory(impl).apply(SbitmapConfig.of(1, 2));
         CyclicBarrier barrier = new CyclicBarrier(2);
@@ -138,7 +138,7 @@ class SbitmapStressTest {
      * succeeds, no bit is held twice, and the map ends empty with no waiter.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"locked", "sharded"})
+    @ValueSource(strings = {"reference", "sharded"})
     void oversubscribedWaitersAllMakeProgress(String impl) throws Exception {
         int threads = 6;
         int iterations = 2000;

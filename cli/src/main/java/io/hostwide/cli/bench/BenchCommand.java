@@ -1,9 +1,14 @@
 package io.hostwide.cli.bench;
 
-import io.hostwide.cli.stat.StatPrinter;
+import io.hostwide.cli.load.BenchResult;
+import io.hostwide.cli.load.BenchRunner;
+import io.hostwide.cli.load.BenchSpec;
+import io.hostwide.cli.load.BlockDeviceTarget;
+import io.hostwide.cli.load.RwMode;
 import io.hostwide.cli.util.Interrupts;
 import io.hostwide.cli.util.Json;
 import io.hostwide.cli.util.Sizes;
+import io.hostwide.cli.util.StatPrinter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -136,10 +141,10 @@ public final class BenchCommand implements Callable<Integer> {
         if (runtime == null && size == null) {
             runtimeNanos = 10_000_000_000L;
         }
-        if (rwmixread != null && !mode.mixed) {
+        if (rwmixread != null && !mode.mixed()) {
             throw new IllegalArgumentException("--rwmixread: only applies to --rw rw or randrw");
         }
-        int readPct = rwmixread != null ? rwmixread : mode.defaultReadPercent;
+        int readPct = rwmixread != null ? rwmixread : mode.defaultReadPercent();
         return new BenchSpec(mode, readPct, (int) bsBytes, iodepth, numjobs, runtimeNanos, sizeBytes, seed);
     }
 

@@ -44,6 +44,8 @@ final class CopyJob implements Runnable, IoCallback {
     private final byte[] cdb = new byte[16];
     private volatile Thread thread;
     private volatile boolean waiting;
+    /** Set by a completion that found the ring full; the job thread ends the phase with it as the error. */
+    private volatile String lostCompletion;
     private int inFlight;
 
     CopyJob(CopyRunner run, Phase phase, VerifyMethod method, BlockDevice src, BlockDevice dst, CopyPlan plan) {
@@ -53,6 +55,8 @@ final class CopyJob implements Runnable, IoCallback {
         this.src = src;
         this.dst = dst;
         this.plan = plan;
+        // A slot has at most two requests out (verify's two reads), so 2 x iodepth completions can be waiting:
+        // the ring never fills unless a device completes a request more often than it was submitted.
         this.done = new MpscIntRing(2 * plan.iodepth() + 1);
         this.a = new ByteBuffer[plan.iodepth()];
         this.b = new ByteBuffer[plan.iodepth()];
@@ -93,6 +97,12 @@ final class CopyJob implements Runnable, IoCallback {
                 start(s, in, out);
             }
             while (inFlight > 0) {
+                if (lostCompletion != null) {
+                    // A slot's completion count no longer matches its requests: nothing it would do next is
+                    // safe (a wait that never ends, or a step on a buffer still in use), so the job stops here.
+                    run.fail(lostCompletion);
+                    return;
+                }
                 int s = done.poll();
                 if (s < 0) {
                     waitForCompletion();
@@ -243,16 +253,24 @@ final class CopyJob implements Runnable, IoCallback {
         if (st != BlkStatus.OK) {
             status[s] = st;
         }
-        done.offer(s); // the ring's release/acquire pair publishes status[s]
-        if (waiting) {
+        // The ring's release/acquire pair publishes status[s].
+        if (!done.offer(s)) {
+            lostCompletion = "completion of slot " + s + " (" + st + ") could not be handed to its job: more "
+                    + "completions than requests out (" + done.capacity() + " waiting), a request completed twice";
+            LockSupport.unpark(thread);
+            return;
+        }
+        if (waiting) {   // volatile read after the ring's CAS of its tail: pairs with waitForCompletion
             LockSupport.unpark(thread);
         }
     }
 
     private void waitForCompletion() {
-        waiting = true;
-        if (done.isEmpty()) {
+        waiting = true;   // volatile write, then the volatile read of the ring's tail: pairs with onComplete
+        if (done.nothingClaimed() && lostCompletion == null) {
             LockSupport.parkNanos(this, 100_000_000L);
+        } else {
+            Thread.yield();   // claimed, not yet published: its producer is between two stores
         }
         waiting = false;
     }

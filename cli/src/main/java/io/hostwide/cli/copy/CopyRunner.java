@@ -140,6 +140,11 @@ public final class CopyRunner {
         error.compareAndSet(null, what);
     }
 
+    /** The first failure recorded, or null. */
+    String error() {
+        return error.get();
+    }
+
     /** Bytes from the start of the range that are all done (chunks complete out of order). */
     private long contiguous() {
         long chunks = plan.chunks();

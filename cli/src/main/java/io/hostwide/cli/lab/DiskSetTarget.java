@@ -1,14 +1,14 @@
 package io.hostwide.cli.lab;
 
-import io.hostwide.cli.bench.BenchTarget;
-import io.hostwide.cli.bench.BlockDeviceTarget;
+import io.hostwide.cli.load.BenchTarget;
+import io.hostwide.cli.load.BlockDeviceTarget;
 import io.hostwide.scsi.sd.ScsiDisk;
 
 import java.util.List;
 import java.util.Map;
 
 /**
- * Several disks of one emulated HBA as one {@link BenchTarget} for {@link io.hostwide.cli.bench.BenchRunner}:
+ * Several disks of one emulated HBA as one {@link BenchTarget} for {@link io.hostwide.cli.load.BenchRunner}:
  * job {@code i} drives disk {@code i % disks}, so "one job per disk" is {@code numjobs = disks}. The
  * experiment owns the HBA; {@link #close()} leaves it open.
  */

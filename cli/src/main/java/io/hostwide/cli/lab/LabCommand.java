@@ -30,7 +30,7 @@ public final class LabCommand implements Callable<Integer> {
     @Option(names = "--list", description = "List the experiments")
     boolean list;
 
-    @Option(names = "--quick", description = "Short cells (1 s): the whole experiment takes well under 20 s")
+    @Option(names = "--quick", description = "Short cells (1 s) and ramps: an experiment takes well under a minute")
     boolean quick;
 
     @Option(names = "--json", description = "Print the report as JSON")
@@ -39,6 +39,11 @@ public final class LabCommand implements Callable<Integer> {
     @Option(names = "--runtime", paramLabel = "TIME",
             description = "Time per cell, e.g. 5s, 800ms (default: 5s, 1s with --quick)")
     String runtime;
+
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "3",
+            description = "Measure each cell N times, in rounds over all cells; tables and verdicts use the medians "
+                    + "(default: ${DEFAULT-VALUE}, the fewest runs whose median outvotes one disturbed run)")
+    int repeat;
 
     @Option(names = "--ndelay", paramLabel = "TIME",
             description = "Emulated command latency (scsi_debug ndelay), e.g. 50us; default per experiment")
@@ -68,7 +73,8 @@ public final class LabCommand implements Callable<Integer> {
         Experiment e = Experiments.byName(name).orElseThrow(() -> new IllegalArgumentException(
                 "unknown experiment '" + name + "' (experiments: " + Experiments.names() + ")"));
         Interrupts interrupts = Interrupts.install();
-        LabReport report = e.run(new LabRun(cellNanos(), ndelayNanos(), quick, interrupts, json ? null : System.err));
+        LabReport report = e.run(new LabRun(cellNanos(), repeat(), ndelayNanos(), quick, interrupts,
+                json ? null : System.err));
         out.print(json ? Json.pretty(report.toTree()) + "\n" : report.toText());
         out.flush();
         return report.interrupted ? 130 : 0;
@@ -83,6 +89,13 @@ public final class LabCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--runtime: must be between 100ms and 1h, got '" + runtime + "'");
         }
         return n;
+    }
+
+    int repeat() {
+        if (repeat < 1 || repeat > 99) {
+            throw new IllegalArgumentException("--repeat: must be between 1 and 99, got " + repeat);
+        }
+        return repeat;
     }
 
     long ndelayNanos() {

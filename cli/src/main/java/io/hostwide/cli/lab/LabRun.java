@@ -1,10 +1,10 @@
 package io.hostwide.cli.lab;
 
-import io.hostwide.cli.bench.BenchResult;
-import io.hostwide.cli.bench.BenchRunner;
-import io.hostwide.cli.bench.BenchSpec;
-import io.hostwide.cli.bench.BenchTarget;
-import io.hostwide.cli.bench.RwMode;
+import io.hostwide.cli.load.BenchResult;
+import io.hostwide.cli.load.BenchRunner;
+import io.hostwide.cli.load.BenchSpec;
+import io.hostwide.cli.load.BenchTarget;
+import io.hostwide.cli.load.RwMode;
 import io.hostwide.cli.util.Interrupts;
 
 import java.io.PrintStream;
@@ -20,6 +20,7 @@ import java.io.PrintStream;
 final class LabRun {
 
     private final long cellNanos;
+    private final int repeat;
     private final long ndelayNanos;
     private final boolean quick;
     private final Interrupts interrupts;
@@ -28,11 +29,17 @@ final class LabRun {
 
     /**
      * @param cellNanos   wall-clock time of each measured cell
+     * @param repeat      how many times each cell is measured (in rounds over all cells, so a drift in the
+     *                    machine's load reaches every cell alike); the table and the verdict use the medians
      * @param ndelayNanos emulated command latency (scsi_debug {@code ndelay}), or -1 for the experiment's default
      * @param progress    one line per finished cell, or null
      */
-    LabRun(long cellNanos, long ndelayNanos, boolean quick, Interrupts interrupts, PrintStream progress) {
+    LabRun(long cellNanos, int repeat, long ndelayNanos, boolean quick, Interrupts interrupts, PrintStream progress) {
+        if (repeat < 1) {
+            throw new IllegalArgumentException("repeat must be at least 1, got " + repeat);
+        }
         this.cellNanos = cellNanos;
+        this.repeat = repeat;
         this.ndelayNanos = ndelayNanos;
         this.quick = quick;
         this.interrupts = interrupts;
@@ -41,6 +48,10 @@ final class LabRun {
 
     long cellNanos() {
         return cellNanos;
+    }
+
+    int repeat() {
+        return repeat;
     }
 
     boolean quick() {

@@ -3,7 +3,7 @@ package io.hostwide.cli.lab;
 import io.hostwide.blk.BlkStatus;
 import io.hostwide.blk.IoCallback;
 import io.hostwide.blk.api.SubmitHandle;
-import io.hostwide.cli.bench.BenchTarget;
+import io.hostwide.cli.load.BenchTarget;
 import io.hostwide.scsi.sd.ScsiDisk;
 
 import java.nio.ByteBuffer;

@@ -1,6 +1,6 @@
 package io.hostwide.cli.ls;
 
-import io.hostwide.cli.bench.BlockDeviceTarget;
+import io.hostwide.cli.load.BlockDeviceTarget;
 import io.hostwide.cli.util.Json;
 import io.hostwide.iscsi.initiator.InitiatorConfig;
 import picocli.CommandLine;

@@ -1,7 +1,8 @@
 package io.hostwide.cli.stat;
 
-import io.hostwide.cli.bench.BlockDeviceTarget;
+import io.hostwide.cli.load.BlockDeviceTarget;
 import io.hostwide.cli.util.Json;
+import io.hostwide.cli.util.StatPrinter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -9,6 +9,11 @@ import java.lang.invoke.VarHandle;
  * claim a position with one CAS and publish with a release store that the
  * consumer's acquire load pairs with. Never holds more than its capacity because
  * a job has at most {@code iodepth} I/Os in flight.
+ *
+ * <p>Not linearizable, by design: {@link #poll} answers empty when the next cell in
+ * order is claimed but not yet published, even if a later producer's offer has
+ * returned. A consumer that sleeps on empty relies on that producer publishing and
+ * then waking it.
  */
 public final class MpscIntRing {
     private static final VarHandle SEQ = MethodHandles.arrayElementVarHandle(long[].class);
@@ -29,7 +34,11 @@ public final class MpscIntRing {
     private volatile long tail;
     private long head; // consumer only
 
+    /** Holds at least {@code minCapacity} values (the next power of two, at least 4). */
     public MpscIntRing(int minCapacity) {
+        if (minCapacity < 1 || minCapacity > 1 << 30) {
+            throw new IllegalArgumentException("capacity " + minCapacity + " is out of range (1.." + (1 << 30) + ")");
+        }
         int cap = Integer.highestOneBit(Math.max(2, minCapacity - 1)) << 1;
         mask = cap - 1;
         seq = new long[cap];
@@ -39,8 +48,18 @@ public final class MpscIntRing {
         }
     }
 
-    /** Producers: false only if full (a caller bug: more completions than slots). */
+    public int capacity() {
+        return mask + 1;
+    }
+
+    /**
+     * Producers: false only if full (a caller bug: more completions than slots). {@code v} must not be negative:
+     * {@link #poll} answers -1 for empty.
+     */
     public boolean offer(int v) {
+        if (v < 0) {
+            throw new IllegalArgumentException("negative value " + v);
+        }
         while (true) {
             long t = (long) TAIL.getVolatile(this);
             int i = (int) t & mask;
@@ -68,6 +87,19 @@ public final class MpscIntRing {
         SEQ.setRelease(seq, i, head + mask + 1); // frees the cell for the producer lap after next
         head++;
         return v;
+    }
+
+    /**
+     * Consumer, before it sleeps: true when no producer has claimed a cell the consumer has not taken yet (a
+     * claimed cell may still be unpublished: then poll again shortly, do not sleep). A consumer that writes a
+     * volatile "waiting" flag and then finds nothing claimed here, and a producer that claims a cell (the CAS in
+     * offer) and then reads the flag, cannot both miss each other: all four accesses are volatile, so one pair
+     * comes first in the synchronization order (Dekker). {@link #isEmpty} cannot serve for this: its acquire read
+     * of the cell's sequence pairs with the producer's release store, which may still sit in the producer's store
+     * buffer while the producer reads the flag.
+     */
+    public boolean nothingClaimed() {
+        return (long) TAIL.getVolatile(this) == head;   // pairs with the CAS of TAIL in offer
     }
 
     public boolean isEmpty() {

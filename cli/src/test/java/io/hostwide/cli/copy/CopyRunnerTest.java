@@ -88,6 +88,30 @@ class CopyRunnerTest {
         }
     }
 
+    /**
+     * Regression (issue 11): a completion the job's ring had no room for was dropped without a word
+     * ({@code done.offer(s)} unchecked), so a device that completed a request twice made the copy take steps on
+     * stray completions or wait for one that was gone. The ring holds every completion a slot can have out, so
+     * stray ones are the only way to fill it; here they arrive before the job starts, as from a broken device.
+     * The job must end at once with the reason as the phase's error.
+     */
+    @Test
+    void aCompletionTheRingCannotTakeFailsTheJobWithTheReason() throws Exception {
+        try (BlockDevice a = dev(); BlockDevice b = dev()) {
+            CopyPlan plan = new CopyPlan(0, 0, 1 << 20, 64 * 1024, 1, 1, 1);
+            CopyRunner runner = new CopyRunner(Phase.COPY, a, b, plan, Interrupts.none(), null);
+            CopyJob job = new CopyJob(runner, Phase.COPY, VerifyMethod.COMPARE, a, b, plan);
+            int room = new io.hostwide.cli.util.MpscIntRing(2 * plan.iodepth() + 1).capacity();
+            for (int i = 0; i <= room; i++) {
+                job.onComplete(0, io.hostwide.blk.BlkStatus.OK);
+            }
+            assertThat(runner.error()).as("nothing reported before the job runs").isNull();
+            job.run();
+            assertThat(runner.error()).contains("completion of slot 0 (OK) could not be handed to its job")
+                    .contains("a request completed twice");
+        }
+    }
+
     @Test
     void badGeometryIsRefusedBeforeAnyIo() {
         String[][] cases = {

@@ -50,7 +50,30 @@ class FairShareExperimentTest {
         int change1Users = (int) LabTesting.number(r.ours.rows().get(2), 7);
         assertThat(change1Users).as("change 1: tag users go from many (RFC v6: %d) to few", rfcUsers)
                 .isLessThan(rfcUsers);
-        assertThat(r.shown).isNotNull();
+        assertThat(r.verdict).as("verdict on a complete table").isNotNull();
         assertThat(r.seed.rows()).hasSize(4);
+    }
+
+    private static Medians table(double oneQueue, double rfc, double allThree) {
+        return Medians.builder()
+                .cell(FairShareExperiment.oneQueue(), FairShareExperiment.KIOPS, oneQueue)
+                .cell(FairShareExperiment.rfc(), FairShareExperiment.KIOPS, rfc)
+                .cell(FairShareExperiment.allThree(), FairShareExperiment.KIOPS, allThree)
+                .build();
+    }
+
+    @Test
+    void verdictIsYesForTheSeedsShapeNoForItsInverseAndInconclusiveWithinTheMargin() {
+        Verdict yes = FairShareExperiment.verdict(table(10.03, 2.86, 10.06));   // the README's medians
+        assertThat(yes.clauses()).extracting(Verdict.Clause::claim).isEqualTo(FairShareExperiment.expectation());
+        assertThat(yes.clauses()).extracting(Verdict.Clause::outcome).containsOnly(Verdict.Outcome.YES);
+
+        Verdict inverted = FairShareExperiment.verdict(table(2.86, 10.03, 2.86));
+        assertThat(inverted.clauses()).extracting(Verdict.Clause::outcome).containsOnly(Verdict.Outcome.NO);
+        assertThat(inverted.outcome()).isEqualTo(Verdict.Outcome.NO);
+
+        Verdict noise = FairShareExperiment.verdict(table(10.0, 9.5, 10.2));
+        assertThat(noise.clauses()).extracting(Verdict.Clause::outcome).containsOnly(Verdict.Outcome.INCONCLUSIVE);
+        assertThat(noise.outcome()).isEqualTo(Verdict.Outcome.INCONCLUSIVE);
     }
 }

@@ -36,7 +36,35 @@ class HddMergeExperimentTest {
         for (List<Object> row : r.ours.rows()) {
             assertThat(LabTesting.number(row, 4)).as("commands of %s", row).isPositive();
         }
-        assertThat(r.shown).as("verdict rendered for a complete table").isNotNull();
+        assertThat(r.verdict).as("verdict rendered for a complete table").isNotNull();
         assertThat(r.seed.rows()).hasSize(2);
+    }
+
+    /** The verdict on synthetic tables: MB/s and KiB/command for scheduler none (the README's figures for yes). */
+    private static Medians table(double mbs255, double kib255, double mbs32, double kib32) {
+        return Medians.builder()
+                .cell(HddMergeExperiment.cell("none", 255), HddMergeExperiment.MBS, mbs255,
+                        HddMergeExperiment.KIB_PER_COMMAND, kib255)
+                .cell(HddMergeExperiment.cell("none", 32), HddMergeExperiment.MBS, mbs32,
+                        HddMergeExperiment.KIB_PER_COMMAND, kib32)
+                .build();
+    }
+
+    @Test
+    void verdictIsYesForTheSeedsShapeNoForItsInverseAndInconclusiveWithinTheMargin() {
+        Verdict yes = HddMergeExperiment.verdict(table(30.3, 4.0, 69.2, 15.3));
+        assertThat(yes.clauses()).extracting(Verdict.Clause::claim).isEqualTo(HddMergeExperiment.expectation());
+        assertThat(yes.clauses()).extracting(Verdict.Clause::outcome).containsOnly(Verdict.Outcome.YES);
+        assertThat(yes.outcome()).isEqualTo(Verdict.Outcome.YES);
+
+        Verdict inverted = HddMergeExperiment.verdict(table(69.2, 15.3, 30.3, 4.0));
+        assertThat(inverted.clauses()).extracting(Verdict.Clause::outcome).containsOnly(Verdict.Outcome.NO);
+        assertThat(inverted.outcome()).isEqualTo(Verdict.Outcome.NO);
+
+        Verdict noise = HddMergeExperiment.verdict(table(30.3, 4.0, 31.5, 4.2));
+        assertThat(noise.clauses()).extracting(Verdict.Clause::outcome).containsOnly(Verdict.Outcome.INCONCLUSIVE);
+
+        // Bigger commands without more throughput: one clause fails, so the shape is not shown.
+        assertThat(HddMergeExperiment.verdict(table(30.3, 4.0, 25.0, 15.3)).outcome()).isEqualTo(Verdict.Outcome.NO);
     }
 }

@@ -10,8 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class LabCommandTest {
 
-
-
     @Test
     void listNamesEveryExperiment() {
         CliRun r = run("lab", "--list");
@@ -22,7 +20,7 @@ class LabCommandTest {
 
     @Test
     void jsonReportKeepsOursAndTheSeedsApart() throws Exception {
-        CliRun r = run("lab", "hdd-merge", "--json", "--runtime", "300ms", "--ndelay", "200us");
+        CliRun r = run("lab", "hdd-merge", "--json", "--runtime", "300ms", "--ndelay", "200us", "--repeat", "2");
         assertThat(r.status()).as(r.err()).isZero();
         JsonNode tree = Json.mapper().readTree(r.out());
         assertThat(tree.at("/experiment").asText()).isEqualTo("hdd-merge");
@@ -31,7 +29,12 @@ class LabCommandTest {
         assertThat(tree.at("/ours/1/queue_depth").asInt()).isEqualTo(32);
         assertThat(tree.at("/ours/0/MB~1s").asDouble()).isPositive();
         assertThat(tree.at("/seed/0/fio read throughput").asText()).isEqualTo("825MB/s");
-        assertThat(tree.at("/shape_shown").isBoolean()).isTrue();
+        assertThat(tree.at("/repeat").asInt()).isEqualTo(2);
+        assertThat(tree.at("/noise_margin").asDouble()).isEqualTo(HddMergeExperiment.MARGIN);
+        assertThat(tree.at("/shape_shown").asText()).isIn("yes", "no", "inconclusive");
+        assertThat(tree.at("/clauses")).hasSize(HddMergeExperiment.expectation().size());
+        assertThat(tree.at("/clauses/1/claim").asText()).isEqualTo(HddMergeExperiment.expectation().get(1));
+        assertThat(tree.at("/clauses/1/shown").asText()).isIn("yes", "no", "inconclusive");
     }
 
     @Test
@@ -39,7 +42,7 @@ class LabCommandTest {
         String[][] cases = {
             {"no-such-experiment"}, {}, {"--list", "hdd-merge"}, {"hdd-merge", "--runtime", "5x"},
             {"hdd-merge", "--runtime", "1ms"}, {"hdd-merge", "--ndelay", "abc"}, {"hdd-merge", "--ndelay", "2s"},
-            {"hdd-merge", "--frobnicate"},
+            {"hdd-merge", "--frobnicate"}, {"hdd-merge", "--repeat", "0"}, {"hdd-merge", "--repeat", "x"},
         };
         for (String[] c : cases) {
             String[] args = new String[c.length + 1];

@@ -16,7 +16,7 @@ final class LabTesting {
     static final long TEST_CELL_NANOS = LabCommand.QUICK_CELL_NANOS / 2;
 
     static LabRun quick() {
-        return new LabRun(TEST_CELL_NANOS, -1, true, Interrupts.none(), null);
+        return new LabRun(TEST_CELL_NANOS, 1, -1, true, Interrupts.none(), null);
     }
 
     static double number(List<Object> row, int column) {

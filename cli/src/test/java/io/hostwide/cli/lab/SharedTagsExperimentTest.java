@@ -37,7 +37,59 @@ class SharedTagsExperimentTest {
                 assertThat(sleeps).as("tag sleeps/IO of %s", row).isPositive();
             }
         }
-        assertThat(r.shown).isNotNull();
+        assertThat(r.verdict).as("verdict on a complete table").isNotNull();
         assertThat(r.seed.rows()).hasSize(6);
+    }
+
+    /**
+     * "% of bound" per cell: at 4000 then 260, for 1 queue none, 1 queue mq-deadline, 16 none, 16 mq-deadline.
+     */
+    private static Medians table(double... percent) {
+        Medians.Builder b = Medians.builder();
+        int i = 0;
+        for (int h : SharedTagsExperiment.HW_QUEUES) {
+            for (String sched : SharedTagsExperiment.SCHEDULERS) {
+                for (int depth : SharedTagsExperiment.TAG_DEPTHS) {
+                    b.cell(SharedTagsExperiment.cell(h, sched, depth), SharedTagsExperiment.PERCENT_OF_BOUND,
+                            percent[i++]);
+                }
+            }
+        }
+        return b.build();
+    }
+
+    private static List<Verdict.Outcome> outcomes(Verdict v) {
+        return v.clauses().stream().map(Verdict.Clause::outcome).toList();
+    }
+
+    @Test
+    void verdictChecksEveryClauseOnSyntheticTables() {
+        // The seed's shape: 4000 alike; 260 costs none on 1 queue most (kept 0.44), 16 queues no more than 1.
+        Verdict yes = SharedTagsExperiment.verdict(table(90, 40, 90, 70, 90, 45, 90, 85));
+        assertThat(yes.clauses()).extracting(Verdict.Clause::claim).isEqualTo(SharedTagsExperiment.expectation());
+        assertThat(outcomes(yes)).containsOnly(Verdict.Outcome.YES);
+
+        // Inverted: 4000 cells far apart, 260 gains on 1 queue with none, mq-deadline loses, 16 queues lose more.
+        Verdict inverted = SharedTagsExperiment.verdict(table(50, 80, 90, 45, 50, 40, 90, 20));
+        assertThat(outcomes(inverted)).containsOnly(Verdict.Outcome.NO);
+        assertThat(inverted.outcome()).isEqualTo(Verdict.Outcome.NO);
+
+        // 260 costs a few percent everywhere: the directional clauses are within the noise.
+        Verdict noise = SharedTagsExperiment.verdict(table(90, 86, 90, 88, 90, 86, 90, 88));
+        assertThat(outcomes(noise)).containsExactly(Verdict.Outcome.YES, Verdict.Outcome.INCONCLUSIVE,
+                Verdict.Outcome.INCONCLUSIVE, Verdict.Outcome.YES, Verdict.Outcome.YES);
+        assertThat(noise.outcome()).isEqualTo(Verdict.Outcome.INCONCLUSIVE);
+    }
+
+    /**
+     * The README's first measured run (single runs, before --repeat): the old rule printed "yes"; clause by clause,
+     * the depth-4000 cells differ by 15% (mq-deadline on 16 queues lower), so the shape is not shown.
+     */
+    @Test
+    void theReadmesMeasuredTableIsJudgedClauseByClause() {
+        Verdict readme = SharedTagsExperiment.verdict(table(93.7, 83.9, 90.3, 87.4, 91.5, 83.9, 81.7, 73.9));
+        assertThat(outcomes(readme)).containsExactly(Verdict.Outcome.NO, Verdict.Outcome.YES,
+                Verdict.Outcome.INCONCLUSIVE, Verdict.Outcome.YES, Verdict.Outcome.YES);
+        assertThat(readme.outcome()).isEqualTo(Verdict.Outcome.NO);
     }
 }

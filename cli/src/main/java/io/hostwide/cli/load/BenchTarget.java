@@ -1,4 +1,4 @@
-package io.hostwide.cli.bench;
+package io.hostwide.cli.load;
 
 import java.nio.ByteBuffer;
 

@@ -1,4 +1,4 @@
-package io.hostwide.cli.bench;
+package io.hostwide.cli.load;
 
 import io.hostwide.cli.util.Interrupts;
 import org.junit.jupiter.api.Test;
@@ -52,6 +52,25 @@ class BenchRunnerTest {
             assertThat(target.writes.get()).isEqualTo(3 * 512);
             assertThat(target.maxInFlight.get()).isLessThanOrEqualTo(3 * 8);
             assertThat(target.inFlight.get()).isZero();
+        } finally {
+            target.close();
+        }
+    }
+
+    /**
+     * Regression (issue 11): a completion the job's ring could not take was thrown on the device's completion
+     * thread, where nothing reported it, and the job went on with its count of I/Os in flight wrong. Here the
+     * device completes each I/O five times into a ring of four: the run must fail, naming the cause.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void aCompletionTheRingCannotTakeFailsTheRunWithTheReason() {
+        var target = new FakeTargets.OverCompleting(64L << 20, 5);
+        try {
+            BenchRunner runner = new BenchRunner(target, spec(RwMode.RANDREAD, 100, 4, 1, 1L << 20),
+                    Interrupts.none(), null);
+            assertThatThrownBy(runner::run).hasMessageContaining("job 0 failed")
+                    .hasMessageContaining("more completions than slots in job 0");
         } finally {
             target.close();
         }

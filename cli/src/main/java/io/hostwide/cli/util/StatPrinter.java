@@ -1,7 +1,6 @@
-package io.hostwide.cli.stat;
+package io.hostwide.cli.util;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hostwide.cli.util.Json;
 
 import java.util.Iterator;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.hostwide.cli.bench;
+package io.hostwide.cli.load;
 
 import io.hostwide.blk.BlkStatus;
 import io.hostwide.blk.IoCallback;

@@ -1,4 +1,4 @@
-package io.hostwide.cli.bench;
+package io.hostwide.cli.load;
 
 import java.util.Locale;
 
@@ -20,6 +20,16 @@ public enum RwMode {
         this.random = random;
         this.mixed = mixed;
         this.defaultReadPercent = defaultReadPercent;
+    }
+
+    /** Reads and writes mixed ({@code --rwmixread} applies). */
+    public boolean mixed() {
+        return mixed;
+    }
+
+    /** fio's read percentage when {@code --rwmixread} is not given. */
+    public int defaultReadPercent() {
+        return defaultReadPercent;
     }
 
     public String fioName() {

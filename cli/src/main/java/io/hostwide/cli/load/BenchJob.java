@@ -1,4 +1,4 @@
-package io.hostwide.cli.bench;
+package io.hostwide.cli.load;
 
 import io.hostwide.cli.util.MpscIntRing;
 import org.HdrHistogram.Histogram;
@@ -89,7 +89,7 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
             for (int slot = 0; slot < buffers.length && mayIssue(); slot++) {
                 issue(queue, slot);
             }
-            while (inFlight > 0) {
+            while (inFlight > 0 && failure == null) {
                 int slot = completed.poll();
                 if (slot < 0) {
                     waitForCompletion();
@@ -135,17 +135,25 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
         failed[slot] = !ok;
         // The ring's release/acquire pair publishes doneNanos/failed to the job thread.
         if (!completed.offer(slot)) {
-            throw new IllegalStateException("more completions than slots in job " + index);
+            // Thrown here it would land on the device's completion thread, and the job would wait for the
+            // completion it lost: record it, stop the run, and let the job end with it (BenchRunner reports it).
+            failure = new IllegalStateException("more completions than slots in job " + index + " (slot " + slot
+                    + "): a request completed twice");
+            stop.request();
+            LockSupport.unpark(thread);
+            return;
         }
-        if (waiting) { // volatile read after the ring's CAS: pairs with the job's write-then-recheck
+        if (waiting) { // volatile read after the ring's CAS of its tail: pairs with waitForCompletion
             LockSupport.unpark(thread);
         }
     }
 
     private void waitForCompletion() {
-        waiting = true;
-        if (completed.isEmpty()) {
+        waiting = true;   // volatile write, then the volatile read of the ring's tail: pairs with complete()
+        if (completed.nothingClaimed() && failure == null) {
             LockSupport.parkNanos(this, 100_000_000L);
+        } else {
+            Thread.yield();   // claimed, not yet published: its producer is between two stores
         }
         waiting = false;
     }

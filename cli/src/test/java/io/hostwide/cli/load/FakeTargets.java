@@ -1,10 +1,12 @@
-package io.hostwide.cli.bench;
+package io.hostwide.cli.load;
 
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -83,6 +85,44 @@ final class FakeTargets {
         @Override
         void complete(int slot, Completion done, boolean ok) {
             pool.execute(() -> super.complete(slot, done, ok));
+        }
+
+        @Override
+        public void close() {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A broken device: completes each I/O {@code times} times on its completion thread while the submitter waits,
+     * and that thread goes on when a callback throws (as a device's interrupt path would).
+     */
+    static final class OverCompleting extends Recording {
+        private final ExecutorService pool = Executors.newSingleThreadExecutor();
+        private final int times;
+
+        OverCompleting(long capacity, int times) {
+            super(capacity);
+            this.times = times;
+        }
+
+        @Override
+        void complete(int slot, Completion done, boolean ok) {
+            inFlight.decrementAndGet();
+            Future<?> burst = pool.submit(() -> {
+                for (int i = 0; i < times; i++) {
+                    try {
+                        done.complete(slot, ok);
+                    } catch (RuntimeException e) {
+                        // the completion thread survives a throwing callback
+                    }
+                }
+            });
+            try {
+                burst.get();
+            } catch (InterruptedException | ExecutionException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         @Override

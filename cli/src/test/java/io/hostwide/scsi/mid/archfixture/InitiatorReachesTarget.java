@@ -1,0 +1,8 @@
+package io.hostwide.scsi.mid.archfixture;
+
+import io.hostwide.tcm.SenseReason;
+
+/** LayeringTest's fixture, never run: initiator-side code using the target core's error vocabulary. */
+public final class InitiatorReachesTarget {
+    SenseReason reason;
+}
