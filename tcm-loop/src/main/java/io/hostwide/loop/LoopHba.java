@@ -1,6 +1,5 @@
 package io.hostwide.loop;
 
-import io.hostwide.scsi.sd.HostedDisk;
 import io.hostwide.blk.exec.Kblockd;
 import io.hostwide.blk.exec.Kblockds;
 import io.hostwide.scsi.mid.ScsiDevice;
@@ -8,17 +7,18 @@ import io.hostwide.scsi.mid.ScsiHost;
 import io.hostwide.scsi.mid.ScsiHostTemplate;
 import io.hostwide.scsi.mid.ScsiScanner;
 import io.hostwide.scsi.sd.DiscardMode;
+import io.hostwide.scsi.sd.HostedDisk;
 import io.hostwide.scsi.sd.ScsiDisk;
 import io.hostwide.scsi.spec.VpdPage;
 import io.hostwide.tcm.CoreConfig;
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCore;
-import io.hostwide.tcm.backstore.Backstore;
 import io.hostwide.tcm.backstore.RamBackstore;
 import io.hostwide.tcm.model.Device;
 import io.hostwide.tcm.model.DeviceAttributes;
 import io.hostwide.tcm.model.ScsiTarget;
 import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.spi.Backstore;
 
 import java.util.ArrayList;
 import java.util.List;

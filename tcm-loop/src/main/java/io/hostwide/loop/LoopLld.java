@@ -14,10 +14,9 @@ import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.Fabric;
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCommand;
-
+import io.hostwide.tcm.spi.Fabric;
 import io.hostwide.tcm.tmf.TmfFunction;
 import io.hostwide.tcm.tmf.TmfResponse;
 import io.hostwide.tcm.tmf.TmfResult;

@@ -4,6 +4,7 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.tcm.model.MappedLun;
 import io.hostwide.tcm.model.NodeAcl;
 import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.spi.Fabric;
 
 import java.util.ArrayList;
 import java.util.List;

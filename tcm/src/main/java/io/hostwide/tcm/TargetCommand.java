@@ -3,11 +3,12 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.CdbGroup;
 import io.hostwide.scsi.spec.DescriptorSense;
 import io.hostwide.scsi.spec.FixedSense;
-import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -3,7 +3,6 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.backstore.Backstore;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.CommandTable;
 import io.hostwide.tcm.core.IoQueue;
@@ -17,6 +16,10 @@ import io.hostwide.tcm.model.TargetPort;
 import io.hostwide.tcm.sbc.SbcCommands;
 import io.hostwide.tcm.spc.NoLunCommands;
 import io.hostwide.tcm.spc.UnitAttentionGate;
+import io.hostwide.tcm.spi.Background;
+import io.hostwide.tcm.spi.Backstore;
+import io.hostwide.tcm.spi.Fabric;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 /**
  * The transport-independent SCSI target core: {@link io.hostwide.tcm.TargetCore} (registry and pipeline),
- * the Fabric SPI ({@link io.hostwide.tcm.Fabric}, {@link io.hostwide.tcm.Session},
- * {@link io.hostwide.tcm.TargetCommand}), the error vocabulary {@link io.hostwide.tcm.SenseReason}, and the
+ * the Fabric SPI ({@link io.hostwide.tcm.spi.Fabric}, {@link io.hostwide.tcm.Session},
+ * {@link io.hostwide.tcm.TargetCommand}), the error vocabulary {@link io.hostwide.tcm.spi.SenseReason}, and the
  * gates between decoding and execution ({@link io.hostwide.tcm.CommandGate}, {@link io.hostwide.tcm.GateSlot}).
  * See the module README for the contract a fabric follows.
  */

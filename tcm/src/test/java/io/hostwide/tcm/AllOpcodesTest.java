@@ -6,7 +6,7 @@ import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.tcm.backstore.RamBackstore;
 import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.sbc.SbcCommands;
+import io.hostwide.tcm.spi.SenseReason;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

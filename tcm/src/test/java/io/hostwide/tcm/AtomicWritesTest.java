@@ -190,14 +190,14 @@ class AtomicWritesTest {
     }
 
     /** Counts writes that land between another thread's read and write of the same blocks. */
-    static final class InterleavingDetector implements io.hostwide.tcm.backstore.Backstore {
-        final io.hostwide.tcm.backstore.Backstore inner;
+    static final class InterleavingDetector implements io.hostwide.tcm.spi.Backstore {
+        final io.hostwide.tcm.spi.Backstore inner;
         final java.util.concurrent.atomic.AtomicLongArray stamps;
         final ThreadLocal<long[]> lastRead = new ThreadLocal<>();
         final AtomicInteger violations = new AtomicInteger();
         final AtomicInteger checkedWrites = new AtomicInteger();
 
-        InterleavingDetector(io.hostwide.tcm.backstore.Backstore inner) {
+        InterleavingDetector(io.hostwide.tcm.spi.Backstore inner) {
             this.inner = inner;
             this.stamps = new java.util.concurrent.atomic.AtomicLongArray((int) inner.blockCount());
         }

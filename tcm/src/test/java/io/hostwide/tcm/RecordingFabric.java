@@ -2,6 +2,7 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.TaskAttribute;
+import io.hostwide.tcm.spi.Fabric;
 
 import java.util.List;
 import java.util.Map;

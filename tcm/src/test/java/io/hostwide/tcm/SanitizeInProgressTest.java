@@ -158,7 +158,7 @@ class SanitizeInProgressTest {
     }
 
     /** A RAM backstore whose writes fail once {@code failWrites} is set. */
-    static final class FailingRam implements io.hostwide.tcm.backstore.Backstore {
+    static final class FailingRam implements io.hostwide.tcm.spi.Backstore {
         final RamBackstore ram = new RamBackstore((long) BLOCKS * BLOCK, BLOCK);
         volatile boolean failWrites;
 

@@ -2,8 +2,9 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.backstore.Backstore;
 import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.spi.Backstore;
+import io.hostwide.tcm.spi.SenseReason;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

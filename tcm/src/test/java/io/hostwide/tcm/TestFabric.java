@@ -1,6 +1,8 @@
 package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.TaskAttribute;
+import io.hostwide.tcm.spi.Fabric;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;

@@ -5,7 +5,6 @@ import io.hostwide.iscsi.login.ChapPolicy;
 import io.hostwide.iscsi.login.ChapSecret;
 import io.hostwide.iscsi.server.IscsiTargetServer;
 import io.hostwide.tcm.TargetCore;
-import io.hostwide.tcm.backstore.Backstore;
 import io.hostwide.tcm.backstore.FileBackstore;
 import io.hostwide.tcm.backstore.NullBackstore;
 import io.hostwide.tcm.backstore.RamBackstore;
@@ -14,6 +13,7 @@ import io.hostwide.tcm.model.DeviceAttributes;
 import io.hostwide.tcm.model.NodeAcl;
 import io.hostwide.tcm.model.ScsiTarget;
 import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.spi.Backstore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

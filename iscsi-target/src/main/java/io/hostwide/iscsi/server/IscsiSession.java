@@ -2,9 +2,10 @@ package io.hostwide.iscsi.server;
 
 import io.hostwide.iscsi.login.NegotiatedParameters;
 import io.hostwide.iscsi.pdu.Pdu;
-import io.hostwide.tcm.Fabric;
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.spi.Fabric;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;

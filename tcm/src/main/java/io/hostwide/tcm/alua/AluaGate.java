@@ -1,11 +1,11 @@
 package io.hostwide.tcm.alua;
 
 import io.hostwide.tcm.CommandGate;
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.SessionLun;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.model.AluaAccessState;
+import io.hostwide.tcm.spi.SenseReason;
 
 /**
  * The {@link io.hostwide.tcm.GateSlot#ALUA} gate (SPC-4 §5.15.2.4): a command reaching the LU through a port

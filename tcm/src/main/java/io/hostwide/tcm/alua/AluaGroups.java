@@ -1,13 +1,13 @@
 package io.hostwide.tcm.alua;
 
 import io.hostwide.scsi.spec.Asc;
-import io.hostwide.tcm.Background;
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.SessionLun;
 import io.hostwide.tcm.model.AluaAccessState;
 import io.hostwide.tcm.model.Device;
 import io.hostwide.tcm.model.Lun;
 import io.hostwide.tcm.model.TargetPortGroup;
+import io.hostwide.tcm.spi.Background;
 
 import java.util.IdentityHashMap;
 import java.util.List;

@@ -3,7 +3,6 @@ package io.hostwide.tcm.alua;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.TargetCore;
 import io.hostwide.tcm.core.CommandDescriptor;
@@ -17,6 +16,7 @@ import io.hostwide.tcm.model.Lun;
 import io.hostwide.tcm.model.ScsiTarget;
 import io.hostwide.tcm.model.TargetPort;
 import io.hostwide.tcm.model.TargetPortGroup;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.hostwide.tcm.model;
 
-import io.hostwide.tcm.SenseReason;
+import io.hostwide.tcm.spi.SenseReason;
 
 /**
  * A long operation of a logical unit that makes it not ready while it runs (SBC-4 §4.11: a sanitize operation).

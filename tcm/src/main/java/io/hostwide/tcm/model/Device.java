@@ -4,12 +4,12 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.PeripheralDeviceType;
 import io.hostwide.tcm.SessionLun;
 import io.hostwide.tcm.TaskSet;
-import io.hostwide.tcm.backstore.Backstore;
 import io.hostwide.tcm.core.BlkIoQueue;
 import io.hostwide.tcm.core.CommandTable;
 import io.hostwide.tcm.core.IoQueue;
 import io.hostwide.tcm.core.ModePages;
 import io.hostwide.tcm.core.RangeLock;
+import io.hostwide.tcm.spi.Backstore;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -3,10 +3,10 @@ package io.hostwide.tcm.pr;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,10 +1,9 @@
 package io.hostwide.tcm.pr;
 
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -2,12 +2,12 @@ package io.hostwide.tcm.pr;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.tcm.CommandGate;
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.ReservationRule;
 import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.spi.SenseReason;
 
 /**
  * The {@link io.hostwide.tcm.GateSlot#RESERVATION} gate: RESERVATION CONFLICT per the command row's

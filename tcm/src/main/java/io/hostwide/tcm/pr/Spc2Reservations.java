@@ -1,9 +1,9 @@
 package io.hostwide.tcm.pr;
 
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.spi.SenseReason;
 
 /**
  * RESERVE(6)/(10) and RELEASE(6)/(10) (SPC-2 §7.21-7.24), logical-unit reservations of one I_T nexus, with the

@@ -5,9 +5,9 @@ import io.hostwide.scsi.spec.Cdb12;
 import io.hostwide.scsi.spec.Cdb16;
 import io.hostwide.scsi.spec.Cdb6;
 import io.hostwide.scsi.spec.CdbGroup;
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.TransferLength;
+import io.hostwide.tcm.spi.SenseReason;
 
 /**
  * LBA and transfer length of the block commands that share the READ(6/10/12/16) layouts, picked by CDB length,

@@ -2,11 +2,11 @@ package io.hostwide.tcm.sbc;
 
 import io.hostwide.scsi.spec.Cdb10;
 import io.hostwide.scsi.spec.CdbGroup;
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.RangeLock;
 import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,13 +1,13 @@
 package io.hostwide.tcm.sbc;
 
-import io.hostwide.tcm.Background;
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.TargetCore;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.RangeLock;
 import io.hostwide.tcm.model.BackgroundOperation;
 import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.spi.Background;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,12 +1,12 @@
 package io.hostwide.tcm.sbc;
 
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.RangeLock;
 import io.hostwide.tcm.model.Device;
 import io.hostwide.tcm.model.DeviceAttributes;
 import io.hostwide.tcm.spc.SpcSupport;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.io.IOException;
 

@@ -1,10 +1,10 @@
 package io.hostwide.tcm.sbc;
 
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.TransferLength;
 import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

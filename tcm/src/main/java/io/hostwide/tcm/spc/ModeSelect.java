@@ -3,11 +3,11 @@ package io.hostwide.tcm.spc;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.ModePage;
 import io.hostwide.scsi.spec.ScsiOpcode;
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.ModePages;
 import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.io.IOException;
 

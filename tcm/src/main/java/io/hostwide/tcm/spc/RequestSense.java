@@ -2,11 +2,11 @@ package io.hostwide.tcm.spc;
 
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.SenseKey;
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.SessionLun;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.model.BackgroundOperation;
 import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.spi.SenseReason;
 
 /**
  * REQUEST SENSE (SPC-4 §6.39): returns, with GOOD status, the sense data of a pending unit attention (removing

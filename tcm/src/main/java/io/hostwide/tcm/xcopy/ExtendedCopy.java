@@ -2,13 +2,13 @@ package io.hostwide.tcm.xcopy;
 
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
-import io.hostwide.tcm.SenseReason;
 import io.hostwide.tcm.SessionLun;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.ReservationRule;
-import io.hostwide.tcm.pr.ReservationGate;
 import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.pr.ReservationGate;
+import io.hostwide.tcm.spi.SenseReason;
 
 import static io.hostwide.tcm.xcopy.XcopySpec.B2B_SEGMENT_LENGTH;
 import static io.hostwide.tcm.xcopy.XcopySpec.HEADER_LENGTH;

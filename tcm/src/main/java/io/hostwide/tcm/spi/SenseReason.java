@@ -1,4 +1,4 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.spi;
 
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.ScsiStatus;

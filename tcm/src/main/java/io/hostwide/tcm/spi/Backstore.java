@@ -1,4 +1,4 @@
-package io.hostwide.tcm.backstore;
+package io.hostwide.tcm.spi;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.spi;
 
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
