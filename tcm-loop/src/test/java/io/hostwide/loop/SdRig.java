@@ -19,7 +19,7 @@ import io.hostwide.tcm.CoreConfig;
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCore;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.model.TargetPort;
 
 import java.util.ArrayList;

@@ -1,7 +1,8 @@
 package io.hostwide.tcm;
 
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.Lun;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.Lun;
+import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.model.NodeAcl;
 import io.hostwide.tcm.model.ScsiTarget;
 import io.hostwide.tcm.model.TargetPort;
@@ -12,7 +13,7 @@ import java.util.List;
 final class CoreDump {
     private CoreDump() {}
 
-    static String dump(TargetCore core, List<Device> devices) {
+    static String dump(TargetCore core, List<LuRuntime> runtimes) {
         StringBuilder sb = new StringBuilder();
         for (ScsiTarget t : core.targets()) {
             sb.append("target ").append(t.name()).append('\n');
@@ -25,16 +26,17 @@ final class CoreDump {
                 }
             }
         }
-        for (Device d : devices) {
+        for (LuRuntime rt : runtimes) {
+            Device d = rt.device();
             sb.append("device ").append(d.name()).append(" [").append(d.backstore().describe()).append("]")
                     .append(" wce=").append(d.modePages().writeCacheEnabled())
                     .append(" wp=").append(d.writeProtected())
                     .append(" medium=").append(d.mediumLoaded() ? "loaded" : "absent")
                     .append(" prevent=").append(d.mediumRemovalPrevented())
-                    .append(" non_ordered=").append(d.taskSet().nonOrdered())
-                    .append(" delayed=").append(d.taskSet().delayed());
-            if (d.ioQueue() != null) {
-                sb.append(" io_in_flight=").append(d.ioQueue().inFlight()).append('/').append(d.ioQueue().depth());
+                    .append(" non_ordered=").append(rt.taskSet().nonOrdered())
+                    .append(" delayed=").append(rt.taskSet().delayed());
+            if (rt.ioQueue() != null) {
+                sb.append(" io_in_flight=").append(rt.ioQueue().inFlight()).append('/').append(rt.ioQueue().depth());
             }
             sb.append('\n');
         }

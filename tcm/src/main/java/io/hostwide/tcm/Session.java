@@ -1,6 +1,9 @@
 package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.Asc;
+import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.SessionLun;
+import io.hostwide.tcm.lu.UnitAttentionListener;
 import io.hostwide.tcm.model.MappedLun;
 import io.hostwide.tcm.model.NodeAcl;
 import io.hostwide.tcm.model.TargetPort;
@@ -8,6 +11,7 @@ import io.hostwide.tcm.spi.Fabric;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -16,23 +20,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * ACL, or every LUN of the port in demo mode) and a pool of reusable commands.
  *
  * <p>The LUN map is an immutable array published through a volatile field (copy-on-write): lookups on the fast
- * path are one volatile read and an index, changes rebuild the array.
+ * path are one volatile read and an index, changes rebuild the array. Next to each LUN it holds what the core
+ * attached to the device ({@link LuRuntime}), so that one lookup gives a command both.
  */
-public final class Session implements AutoCloseable {
+public final class Session implements ItNexus, AutoCloseable {
     private static final AtomicLong IDS = new AtomicLong();
 
     private final TargetCore core;
     private final TargetPort port;
+    private final String targetPortName;
     private final Fabric fabric;
     private final String initiatorName;
     private final String initiatorPortName;
     private final NodeAcl acl;
     private final long id = IDS.incrementAndGet();
     private final CommandPool pool;
-    private volatile SessionLun[] luns = new SessionLun[0]; // index = LUN number; copy-on-write
+    private volatile LunMap luns = LunMap.EMPTY; // copy-on-write
     /** Every command object this session owns (pooled or in flight), scanned by task management. */
-    private final java.util.concurrent.CopyOnWriteArrayList<TargetCommand> commands =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<TargetCommand> commands = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
     private volatile UnitAttentionListener unitAttentionListener;
 
@@ -40,6 +45,7 @@ public final class Session implements AutoCloseable {
             NodeAcl acl, int poolSize) {
         this.core = core;
         this.port = port;
+        this.targetPortName = port.portName();
         this.fabric = fabric;
         this.initiatorName = initiatorName;
         this.initiatorPortName = initiatorPortName;
@@ -71,34 +77,50 @@ public final class Session implements AutoCloseable {
     /** Submits a command of this session (same as {@link TargetCore#submit}). */
     public void submit(TargetCommand cmd) { core.submit(cmd); }
 
+    /** The LUN map: index = LUN number; each LUN with what the core attached to its device. */
+    record LunMap(SessionLun[] luns, LuRuntime[] runtimes) {
+        static final LunMap EMPTY = new LunMap(new SessionLun[0], new LuRuntime[0]);
+    }
+
+    @Override
     public long id() { return id; }
 
     public TargetPort port() { return port; }
+
+    @Override
+    public String targetPortName() { return targetPortName; }
+
+    @Override
+    public int relativeTargetPortId() { return port.relativePortId(); }
 
     public Fabric fabric() { return fabric; }
 
     public TargetCore core() { return core; }
 
-    /** The initiator's SCSI name (iSCSI: InitiatorName). */
+    @Override
     public String initiatorName() { return initiatorName; }
 
-    /** The initiator port name (iSCSI: "iqn...,i,0x" + ISID, RFC 7143 §4.2.7.1). */
+    @Override
     public String initiatorPortName() { return initiatorPortName; }
 
     /** The ACL this session logged in under, or null in demo mode. */
     public NodeAcl acl() { return acl; }
 
+    @Override
     public boolean closed() { return closed; }
 
-    /** @return the LUN as this nexus sees it, or null when not mapped. */
+    @Override
     public SessionLun lookup(int lunNumber) {
-        SessionLun[] a = luns;
+        SessionLun[] a = luns.luns;
         return lunNumber >= 0 && lunNumber < a.length ? a[lunNumber] : null;
     }
 
-    /** The mapped LUN numbers in ascending order. */
+    /** The current LUN map (one volatile read; the command path takes LUN and runtime from the same map). */
+    LunMap lunMap() { return luns; }
+
+    @Override
     public int[] mappedLunNumbers() {
-        SessionLun[] a = luns;
+        SessionLun[] a = luns.luns;
         int n = 0;
         for (SessionLun l : a) {
             if (l != null) {
@@ -115,9 +137,10 @@ public final class Session implements AutoCloseable {
         return r;
     }
 
+    @Override
     public List<SessionLun> sessionLuns() {
         List<SessionLun> r = new ArrayList<>();
-        for (SessionLun l : luns) {
+        for (SessionLun l : luns.luns) {
             if (l != null) {
                 r.add(l);
             }
@@ -135,26 +158,30 @@ public final class Session implements AutoCloseable {
         if (closed) {
             return;
         }
-        SessionLun[] old = luns;
+        SessionLun[] old = luns.luns;
+        LuRuntime[] oldRuntimes = luns.runtimes;
         List<MappedLun> mapped = acl != null ? acl.mappedLuns() : port.demoModeMappings();
         int max = -1;
         for (MappedLun m : mapped) {
             max = Math.max(max, m.mappedLun());
         }
         SessionLun[] next = new SessionLun[max + 1];
+        LuRuntime[] runtimes = new LuRuntime[max + 1];
         boolean changed = false;
         for (MappedLun m : mapped) {
             int n = m.mappedLun();
             SessionLun prev = n < old.length ? old[n] : null;
             if (prev != null && prev.lun() == m.lun() && prev.readOnly() == m.readOnly()) {
                 next[n] = prev;
+                runtimes[n] = oldRuntimes[n];
             } else {
-                SessionLun sl = new SessionLun(this, n, m.lun(), m.readOnly());
+                SessionLun sl = new SessionLun(this, n, m.lun(), m.readOnly(), this::unitAttentionQueued);
                 if (core.config().powerOnUnitAttention()
                         && core.powerOnLedger().firstSight(initiatorPortName, port.portName(), m.lun().device().name())) {
                     sl.unitAttentions().add(Asc.POWER_ON_RESET_OR_BUS_DEVICE_RESET_OCCURRED);
                 }
                 next[n] = sl;
+                runtimes[n] = core.runtime(m.lun().device());
                 m.lun().device().attach(sl);
                 changed = true;
             }
@@ -173,7 +200,7 @@ public final class Session implements AutoCloseable {
                 }
             }
         }
-        luns = next;
+        luns = new LunMap(next, runtimes);
     }
 
     /** Tells {@code l} of every unit attention queued for this nexus from now on (null: nobody). */
@@ -194,12 +221,12 @@ public final class Session implements AutoCloseable {
                 return;
             }
             closed = true;
-            for (SessionLun l : luns) {
+            for (SessionLun l : luns.luns) {
                 if (l != null) {
                     l.device().detach(l);
                 }
             }
-            luns = new SessionLun[0];
+            luns = LunMap.EMPTY;
         }
         core.unregister(this);
     }

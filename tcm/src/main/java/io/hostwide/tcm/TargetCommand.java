@@ -7,7 +7,9 @@ import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.core.CommandTable;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.lang.invoke.MethodHandles;
@@ -77,6 +79,7 @@ public final class TargetCommand {
     private volatile int state;
     SessionLun sessionLun;
     Device device;
+    LuRuntime runtime;
     CommandDescriptor descriptor;
     /** Bytes the CDB implies in its data direction (SPDTL); allocation length for Data-In commands. */
     long cdbTransferLength;
@@ -195,6 +198,7 @@ public final class TargetCommand {
         this.fabricPrivate = null;
         this.sessionLun = null;
         this.device = null;
+        this.runtime = null;
         this.descriptor = null;
         session.recycle(this);
     }
@@ -280,6 +284,9 @@ public final class TargetCommand {
     public SessionLun sessionLun() { return sessionLun; }
 
     public CommandDescriptor descriptor() { return descriptor; }
+
+    /** The command table of the LU this command addresses (REPORT SUPPORTED OPERATION CODES reports it). */
+    public CommandTable commandTable() { return runtime.commandTable(); }
 
     /** Data implied by the CDB in bytes (transfer length × block size, allocation or parameter list length). */
     public long cdbTransferLength() { return cdbTransferLength; }

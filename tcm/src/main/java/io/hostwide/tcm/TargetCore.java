@@ -6,10 +6,11 @@ import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.CommandTable;
 import io.hostwide.tcm.core.IoQueue;
-import io.hostwide.tcm.model.BackgroundOperation;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.model.DeviceStats;
+import io.hostwide.tcm.lu.BackgroundOperation;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceStats;
+import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.model.NodeAcl;
 import io.hostwide.tcm.model.ScsiTarget;
 import io.hostwide.tcm.model.TargetPort;
@@ -42,7 +43,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class TargetCore implements AutoCloseable {
     private final CoreConfig config;
     private final Map<String, ScsiTarget> targets = new ConcurrentHashMap<>();
-    private final Map<String, Device> devices = new ConcurrentHashMap<>();
+    private final Map<String, LuRuntime> devices = new ConcurrentHashMap<>();
     private final List<Session> sessions = new CopyOnWriteArrayList<>();
     private final PowerOnLedger powerOnLedger = new PowerOnLedger();
     private final CommandGate[] gates = new CommandGate[GateSlot.values().length];
@@ -128,20 +129,45 @@ public final class TargetCore implements AutoCloseable {
     /** Creates a direct-access block device over {@code backstore}. */
     public Device addDevice(String name, Backstore backstore, DeviceAttributes attributes) {
         boolean thin = attributes.thinProvisioning() && backstore.supportsUnmap();
-        Device d = new Device(name, backstore, attributes, SbcCommands.table(thin, attributes.emulateCaw(),
+        Device d = new Device(name, backstore, attributes);
+        LuRuntime rt = new LuRuntime(d, SbcCommands.table(thin, attributes.emulateCaw(),
                 attributes.emulateWriteAtomic(), attributes.emulateSanitize()));
-        if (devices.putIfAbsent(name, d) != null) {
+        if (devices.putIfAbsent(name, rt) != null) {
+            if (rt.ioQueue() != null) {
+                rt.ioQueue().close(); // its worker threads would outlive the refused device
+            }
             throw new IllegalArgumentException("device exists: " + name);
         }
-        d.services().alua().background(this::background);
+        d.alua().background(this::background);
         java.nio.file.Path dir = aptplDirectory;
         if (dir != null) {
-            d.services().reservations().persistIn(dir);
+            d.reservations().persistIn(dir);
         }
         return d;
     }
 
-    public Device device(String name) { return devices.get(name); }
+    public Device device(String name) {
+        LuRuntime rt = devices.get(name);
+        return rt == null ? null : rt.device();
+    }
+
+    /** What this core attached to {@code d}: its command table, I/O queue and task set. */
+    LuRuntime runtime(Device d) {
+        LuRuntime rt = devices.get(d.name());
+        if (rt == null || rt.device() != d) {
+            throw new IllegalArgumentException(d + " was not added to this core");
+        }
+        return rt;
+    }
+
+    /** The command table built for {@code d} from its attributes (REPORT SUPPORTED OPERATION CODES reports it). */
+    public CommandTable commandTable(Device d) { return runtime(d).commandTable(); }
+
+    /** The I/O queue of {@code d} when its backstore blocks, else null. */
+    public IoQueue ioQueue(Device d) { return runtime(d).ioQueue(); }
+
+    /** The task set ordering state of {@code d} (task attribute gate). */
+    public TaskSet taskSet(Device d) { return runtime(d).taskSet(); }
 
     /** Installs the gate of a slot (reservation, ALUA, task attribute layers plug in here). */
     public void installGate(GateSlot slot, CommandGate gate) { gates[slot.ordinal()] = gate; }
@@ -230,13 +256,15 @@ public final class TargetCore implements AutoCloseable {
             return failNow(cmd, SenseReason.INVALID_FIELD_IN_CDB);
         }
         int lunNumber = LunAddress.decode(cmd.lun());
+        Session.LunMap map = cmd.session().lunMap(); // one read: the LUN and its runtime belong together
         SessionLun sl = lunNumber >= 0 && lunNumber != LunAddress.DECODED_WLUN_REPORT_LUNS
-                ? cmd.session().lookup(lunNumber) : null;
+                && lunNumber < map.luns().length ? map.luns()[lunNumber] : null;
         CommandTable table;
         if (sl != null) {
             cmd.sessionLun = sl;
             cmd.device = sl.device();
-            table = cmd.device.commandTable();
+            cmd.runtime = map.runtimes()[lunNumber];
+            table = cmd.runtime.commandTable();
         } else {
             table = noLunTable;
         }
@@ -367,7 +395,7 @@ public final class TargetCore implements AutoCloseable {
             complete(cmd);
             return;
         }
-        IoQueue q = dev != null && d.has(CommandDescriptor.BACKSTORE_IO) ? dev.ioQueue() : null;
+        IoQueue q = dev != null && d.has(CommandDescriptor.BACKSTORE_IO) ? cmd.runtime.ioQueue() : null;
         if (q != null) {
             if (!q.offer(cmd, queuedExecute, queuedComplete)) {
                 cmd.fail(SenseReason.TASK_SET_FULL);
@@ -489,7 +517,7 @@ public final class TargetCore implements AutoCloseable {
             b.close(); // before the backstores close: a sanitize in progress stops between two chunks
         }
         IOException first = null;
-        for (Device d : devices.values()) {
+        for (LuRuntime d : devices.values()) {
             try {
                 d.close();
             } catch (IOException e) {

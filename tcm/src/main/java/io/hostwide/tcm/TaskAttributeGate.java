@@ -2,6 +2,7 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.lu.Device;
 
 /**
  * SAM-5 task attribute ordering with LIO's 2021 algorithm (digest §6.3; seed 002, patches 1-2):
@@ -28,10 +29,10 @@ public final class TaskAttributeGate implements CommandGate {
 
     @Override
     public int enter(TargetCommand cmd) {
-        if (cmd.device() == null) {
+        if (cmd.runtime == null) {
             return PASS; // no logical unit, no task set
         }
-        TaskSet ts = cmd.device().taskSet();
+        TaskSet ts = cmd.runtime.taskSet();
         TaskAttribute attr = cmd.taskAttribute();
         if (attr == TaskAttribute.HEAD_OF_QUEUE || cmd.descriptor().has(CommandDescriptor.HEAD_OF_QUEUE)) {
             ts.nonOrdered.incrementAndGet();
@@ -60,10 +61,10 @@ public final class TaskAttributeGate implements CommandGate {
 
     @Override
     public void exit(TargetCommand cmd) {
-        if (cmd.device() == null) {
+        if (cmd.runtime == null) {
             return;
         }
-        TaskSet ts = cmd.device().taskSet();
+        TaskSet ts = cmd.runtime.taskSet();
         int s = cmd.orderingState;
         cmd.orderingState = NONE;
         if (s == RUNNING_NON_ORDERED) {
@@ -89,10 +90,10 @@ public final class TaskAttributeGate implements CommandGate {
      * @return false when the command is not parked (it runs or ran; abort it by other means)
      */
     public boolean abortParked(TargetCommand cmd) {
-        if (cmd.device() == null) {
+        if (cmd.runtime == null) {
             return false;
         }
-        TaskSet ts = cmd.device().taskSet();
+        TaskSet ts = cmd.runtime.taskSet();
         boolean removed;
         synchronized (ts) {
             removed = (cmd.orderingState == PARKED_SIMPLE || cmd.orderingState == PARKED_ORDERED) && ts.unlink(cmd);
@@ -112,8 +113,8 @@ public final class TaskAttributeGate implements CommandGate {
      * ORDERED one may then run. A command marked after this sweep still never runs its handler: the core skips
      * handlers of aborted commands when the drainer resumes it.
      */
-    public void abortParked(io.hostwide.tcm.model.Device dev) {
-        TaskSet ts = dev.taskSet();
+    public void abortParked(Device dev) {
+        TaskSet ts = core.taskSet(dev);
         TargetCommand aborted = ts.unlinkAborted();
         while (aborted != null) {
             TargetCommand next = aborted.parkedNext;

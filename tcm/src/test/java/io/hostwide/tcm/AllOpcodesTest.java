@@ -5,7 +5,7 @@ import io.hostwide.scsi.spec.CdbGroup;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.spi.SenseReason;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +29,7 @@ class AllOpcodesTest {
                 byte[] cdb = new byte[16];
                 cdb[0] = (byte) op;
                 TestFabric.Result r = h.fabric.run(h.session, 0, cdb, 4096, TargetCommand.DIR_READ, null);
-                if (!h.device.commandTable().supportsOpcode(op)) {
+                if (!h.core.commandTable(h.device).supportsOpcode(op)) {
                     assertThat(r.status()).as("opcode %02x", op).isEqualTo(ScsiStatus.CHECK_CONDITION);
                     assertThat(r.senseKey()).as("opcode %02x", op).isEqualTo(SenseKey.ILLEGAL_REQUEST);
                     assertThat(r.ascAscq()).as("opcode %02x", op).isEqualTo(Asc.INVALID_COMMAND_OPERATION_CODE);
@@ -50,7 +50,7 @@ class AllOpcodesTest {
             int good = 0;
             java.util.Map<SenseReason, Integer> reasons = new java.util.TreeMap<>();
             for (int i = 0; i < 10_000; i++) {
-                java.util.List<io.hostwide.tcm.core.CommandDescriptor> rows = h.device.commandTable().all();
+                java.util.List<io.hostwide.tcm.core.CommandDescriptor> rows = h.core.commandTable(h.device).all();
                 io.hostwide.tcm.core.CommandDescriptor row = rows.get(rnd.nextInt(rows.size()));
                 int op = rnd.nextInt(5) == 0 ? rnd.nextInt(256) : row.opcode();
                 if (op == 0x1B || op == 0x48) { // START STOP / SANITIZE: ejecting or erasing is covered elsewhere

@@ -2,8 +2,8 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.model.ScsiTarget;
 import io.hostwide.tcm.model.TargetPort;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.SenseKey;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import org.junit.jupiter.api.Test;
 
 import static io.hostwide.tcm.Harness.BLOCK;

@@ -6,7 +6,7 @@ import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.spi.Fabric;
 import org.junit.jupiter.api.Test;
 

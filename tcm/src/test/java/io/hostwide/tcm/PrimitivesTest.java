@@ -1,6 +1,6 @@
 package io.hostwide.tcm;
 
-import io.hostwide.tcm.core.RangeLock;
+import io.hostwide.tcm.lu.RangeLock;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.spi.Backstore;
 import io.hostwide.tcm.spi.SenseReason;
 import org.junit.jupiter.api.Test;
@@ -68,7 +68,7 @@ class TaskAttributeTest {
     void orderedWaitsForOlderCommandsAndNewerSimpleWaitsBehindItWhileHeadOfQueueJumps() throws Exception {
         ControlledBackstore b = new ControlledBackstore();
         try (Harness h = new Harness(new DeviceAttributes().queueDepth(16).ioThreads(8), b)) {
-            TaskSet ts = h.device.taskSet();
+            TaskSet ts = h.core.taskSet(h.device);
             CompletableFuture<TestFabric.Result> simple1 = h.fabric.start(h.session, 0, Harness.read10(1, 1),
                     TaskAttribute.SIMPLE, BLOCK, TargetCommand.DIR_READ, null);
             awaitStarted(b, 1);
@@ -124,7 +124,7 @@ class TaskAttributeTest {
             b.release(8);
             assertThat(ordered.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
             assertThat(simple.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
-            assertThat(h.device.taskSet().delayed()).isZero();
+            assertThat(h.core.taskSet(h.device).delayed()).isZero();
         }
     }
 
@@ -150,20 +150,20 @@ class TaskAttributeTest {
                     TaskAttribute.ORDERED, BLOCK, TargetCommand.DIR_READ, null);
             CompletableFuture<TestFabric.Result> simple3 = h.fabric.start(h.session, 0, Harness.read10(3, 1),
                     TaskAttribute.SIMPLE, BLOCK, TargetCommand.DIR_READ, null);
-            assertThat(h.device.taskSet().delayed()).isEqualTo(2);
+            assertThat(h.core.taskSet(h.device).delayed()).isEqualTo(2);
             assertThat(gate.abortParked(parked[0])).isTrue();
             assertThat(gate.abortParked(parked[0])).isFalse();
             h.core.complete(withReason(parked[0], SenseReason.TASK_ABORTED));
             assertThat(ordered.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.TASK_ABORTED);
             awaitStarted(b, 2); // SIMPLE 3 no longer waits: it runs beside SIMPLE 1
             assertThat(b.started).containsExactly(1L, 3L);
-            assertThat(h.device.taskSet().delayed()).isZero();
+            assertThat(h.core.taskSet(h.device).delayed()).isZero();
             b.release(1);
             b.release(3);
             assertThat(simple1.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
             assertThat(simple3.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
-            assertThat(h.device.taskSet().delayed()).isZero();
-            assertThat(h.device.taskSet().nonOrdered()).isZero();
+            assertThat(h.core.taskSet(h.device).delayed()).isZero();
+            assertThat(h.core.taskSet(h.device).nonOrdered()).isZero();
         }
     }
 
@@ -264,7 +264,7 @@ class TaskAttributeTest {
             }
             assertThat(good).isGreaterThan(all.size() / 2);
             assertThat(b.orderedOverlaps.get()).isZero();
-            TaskSet set = h.device.taskSet();
+            TaskSet set = h.core.taskSet(h.device);
             assertThat(set.delayed()).isZero();
             assertThat(set.nonOrdered()).isZero();
             assertThat(set.orderedInProgress()).isFalse();

@@ -4,7 +4,8 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.lu.UnitAttentionQueue;
 import io.hostwide.tcm.spi.Backstore;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.hostwide.cli.serve;
 
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.Lun;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.Lun;
 import io.hostwide.tcm.model.MappedLun;
 import io.hostwide.tcm.model.NodeAcl;
 import io.hostwide.tcm.model.TargetPort;

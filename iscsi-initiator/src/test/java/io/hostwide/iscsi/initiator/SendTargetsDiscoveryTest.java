@@ -11,7 +11,7 @@ import io.hostwide.iscsi.server.IscsiTargetServer;
 import io.hostwide.scsi.mid.ScsiDevice;
 import io.hostwide.tcm.TargetCore;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.model.ScsiTarget;
 import io.hostwide.tcm.model.TargetPort;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import io.hostwide.iscsi.spec.AsyncEvent;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.tcm.Session;
-import io.hostwide.tcm.SessionLun;
+import io.hostwide.tcm.lu.SessionLun;
 import java.nio.ByteBuffer;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.logging.Level;

@@ -3,7 +3,7 @@ package io.hostwide.iscsi.server;
 import io.hostwide.iscsi.login.ChapPolicy;
 import io.hostwide.tcm.TargetCore;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.model.ScsiTarget;
 import io.hostwide.tcm.model.TargetPort;
 import java.net.InetSocketAddress;

@@ -1,10 +1,10 @@
 package io.hostwide.tcm.alua;
 
 import io.hostwide.tcm.CommandGate;
-import io.hostwide.tcm.SessionLun;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.model.AluaAccessState;
+import io.hostwide.tcm.lu.AluaAccessState;
+import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.spi.SenseReason;
 
 /**

@@ -10,12 +10,13 @@ import io.hostwide.tcm.core.CommandTable;
 import io.hostwide.tcm.core.ReservationRule;
 import io.hostwide.tcm.core.Row;
 import io.hostwide.tcm.core.TransferLength;
-import io.hostwide.tcm.model.AluaAccessState;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.Lun;
+import io.hostwide.tcm.lu.AluaAccessState;
+import io.hostwide.tcm.lu.AluaGroups;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.Lun;
+import io.hostwide.tcm.lu.TargetPortGroup;
 import io.hostwide.tcm.model.ScsiTarget;
 import io.hostwide.tcm.model.TargetPort;
-import io.hostwide.tcm.model.TargetPortGroup;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.ArrayList;
@@ -62,7 +63,7 @@ public final class TargetPortGroupCommands {
             return cmd.failCdbField(1, 7);
         }
         Device dev = cmd.device();
-        AluaGroups alua = dev.services().alua();
+        AluaGroups alua = dev.alua();
         List<TargetPortGroup> groups = alua.groups();
         List<List<Integer>> members = new ArrayList<>();
         int len = format == 1 ? 8 : 4;
@@ -117,7 +118,7 @@ public final class TargetPortGroupCommands {
         if (n < 4 || (n - 4) % 4 != 0) {
             return cmd.fail(SenseReason.PARAMETER_LIST_LENGTH_ERROR);
         }
-        AluaGroups alua = cmd.device().services().alua();
+        AluaGroups alua = cmd.device().alua();
         int count = (n - 4) / 4;
         TargetPortGroup[] targets = new TargetPortGroup[count];
         int[] states = new int[count];

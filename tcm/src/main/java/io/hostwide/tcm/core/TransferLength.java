@@ -1,6 +1,6 @@
 package io.hostwide.tcm.core;
 
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.Device;
 
 /** The data transfer length a CDB implies, in bytes, in the command's data direction (SPDTL). */
 @FunctionalInterface

@@ -1,5 +1,7 @@
 package io.hostwide.tcm.model;
 
+import io.hostwide.tcm.lu.Lun;
+
 /**
  * An ACL entry: the LUN number an initiator sees ({@code mappedLun}) mapped to a port's LUN, possibly read-only.
  */

@@ -1,5 +1,7 @@
 package io.hostwide.tcm.model;
 
+import io.hostwide.tcm.lu.Lun;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,8 @@
 package io.hostwide.tcm.model;
 
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.Lun;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +63,7 @@ public final class TargetPort {
             if (luns.containsKey(lunNumber)) {
                 throw new IllegalArgumentException("LUN " + lunNumber + " already exists on " + portName());
             }
-            l = new Lun(this, lunNumber, device);
+            l = new Lun(portName(), lunNumber, device);
             luns.put(lunNumber, l);
         }
         notifyChanged(null);

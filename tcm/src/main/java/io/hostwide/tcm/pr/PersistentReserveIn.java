@@ -3,6 +3,9 @@ package io.hostwide.tcm.pr;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ServiceAction;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.lu.PrState;
+import io.hostwide.tcm.lu.PrType;
+import io.hostwide.tcm.lu.Registration;
 
 import java.util.List;
 
@@ -19,7 +22,7 @@ public final class PersistentReserveIn {
     static final int CAPABILITIES_BYTE3 = 0x80 | 0x10;
 
     public static int execute(TargetCommand cmd) {
-        PrState s = cmd.device().services().reservations().state();
+        PrState s = cmd.device().reservations().state();
         return switch (cmd.cdb()[1] & 0x1F) {
             case ServiceAction.PRIN_READ_KEYS -> readKeys(cmd, s);
             case ServiceAction.PRIN_READ_RESERVATION -> readReservation(cmd, s);

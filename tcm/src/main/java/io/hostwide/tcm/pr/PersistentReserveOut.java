@@ -3,9 +3,13 @@ package io.hostwide.tcm.pr;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.PersistentReservations;
+import io.hostwide.tcm.lu.PrState;
+import io.hostwide.tcm.lu.PrType;
+import io.hostwide.tcm.lu.Registration;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.ArrayList;
@@ -58,7 +62,7 @@ public final class PersistentReserveOut {
             }
         }
         Request r = new Request(cmd, cmd.outS64(0), cmd.outS64(8), flags, cdb[2] & 0xF);
-        PersistentReservations pr = cmd.device().services().reservations();
+        PersistentReservations pr = cmd.device().reservations();
         synchronized (pr) {
             return switch (sa) {
                 case ServiceAction.PROUT_REGISTER -> register(pr, r, false);
@@ -80,7 +84,7 @@ public final class PersistentReserveOut {
 
     /** One decoded request. */
     record Request(TargetCommand cmd, long key, long saKey, int flags, int type) {
-        Session session() { return cmd.session(); }
+        ItNexus session() { return cmd.session(); }
 
         boolean aptpl() { return (flags & APTPL) != 0; }
 
@@ -142,7 +146,7 @@ public final class PersistentReserveOut {
             return CommandDescriptor.DONE;
         }
         if (releasedRo) {
-            Session me = r.session();
+            ItNexus me = r.session();
             pr.unitAttention(x -> x != me && next.registrationOf(x) != null, Asc.RESERVATIONS_RELEASED);
         }
         return CommandDescriptor.DONE;
@@ -186,7 +190,7 @@ public final class PersistentReserveOut {
         PrState next = new PrState(s.generation(), s.registrations(), 0, null, s.spc2Holder(), s.aptpl());
         commit(pr, cmd, next);
         if (!cmd.failed() && (PrType.registrantsOnly(released) || PrType.allRegistrants(released))) {
-            Session me = r.session();
+            ItNexus me = r.session();
             pr.unitAttention(x -> x != me && next.registrationOf(x) != null, Asc.RESERVATIONS_RELEASED);
         }
         return CommandDescriptor.DONE;
@@ -200,7 +204,7 @@ public final class PersistentReserveOut {
         if (mine == null || mine.key() != r.key()) {
             return cmd.fail(SenseReason.RESERVATION_CONFLICT);
         }
-        Set<Session> told = new HashSet<>();
+        Set<ItNexus> told = new HashSet<>();
         for (Registration x : s.registrations()) {
             told.addAll(pr.nexusesOf(x));
         }

@@ -1,7 +1,11 @@
 package io.hostwide.tcm.pr;
 
-import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.PersistentReservations;
+import io.hostwide.tcm.lu.PrState;
+import io.hostwide.tcm.lu.PrType;
+import io.hostwide.tcm.lu.Registration;
 import io.hostwide.tcm.model.TargetPort;
 import io.hostwide.tcm.spi.SenseReason;
 
@@ -46,7 +50,7 @@ final class RegisterAndMove {
         long saKey = cmd.outS64(8);
         boolean unreg = (cmd.outU8(17) & 0x02) != 0;
         boolean aptpl = (cmd.outU8(17) & 0x01) != 0;
-        PersistentReservations pr = cmd.device().services().reservations();
+        PersistentReservations pr = cmd.device().reservations();
         synchronized (pr) {
             return move(pr, cmd, key, saKey, dest, destPort, unreg, aptpl);
         }
@@ -55,7 +59,7 @@ final class RegisterAndMove {
     private static int move(PersistentReservations pr, TargetCommand cmd, long key, long saKey, String dest,
                             TargetPort destPort, boolean unreg, boolean aptpl) {
         PrState s = pr.state();
-        Session me = cmd.session();
+        ItNexus me = cmd.session();
         Registration mine = s.registrationOf(me);
         if (mine == null || mine.key() != key) {
             return cmd.fail(SenseReason.RESERVATION_CONFLICT);
@@ -66,7 +70,7 @@ final class RegisterAndMove {
         if (saKey == 0) {
             return cmd.failParameterField(8, 7);
         }
-        if (dest.equals(me.initiatorPortName()) && destPort == me.port()) {
+        if (dest.equals(me.initiatorPortName()) && destPort.relativePortId() == me.relativeTargetPortId()) {
             return cmd.failParameterField(24, 7); // moving to itself
         }
         List<Registration> regs = new ArrayList<>(s.registrations());

@@ -2,11 +2,14 @@ package io.hostwide.tcm.pr;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.tcm.CommandGate;
-import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.ReservationRule;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.PrState;
+import io.hostwide.tcm.lu.PrType;
+import io.hostwide.tcm.lu.Registration;
 import io.hostwide.tcm.spi.SenseReason;
 
 /**
@@ -33,12 +36,12 @@ public final class ReservationGate implements CommandGate {
         if (dev == null) {
             return PASS;
         }
-        PrState s = dev.services().reservations().state();
+        PrState s = dev.reservations().state();
         if (s.quiet()) {
             return PASS;
         }
-        Session me = cmd.session();
-        Session spc2 = Spc2Reservations.live(s.spc2Holder());
+        ItNexus me = cmd.session();
+        ItNexus spc2 = Spc2Reservations.live(s.spc2Holder());
         if (spc2 != null && spc2 != me && !spc2Allowed(cmd)) {
             return conflict(cmd);
         }
@@ -63,12 +66,12 @@ public final class ReservationGate implements CommandGate {
      * Whether I_T nexus {@code me} may access {@code dev} with a command of {@code rule} (READ or WRITE) under
      * the LU's current reservations: the copy manager checks its copy targets with this (SPC-4 §6.4).
      */
-    public static boolean allowed(Device dev, Session me, ReservationRule rule) {
-        PrState s = dev.services().reservations().state();
+    public static boolean allowed(Device dev, ItNexus me, ReservationRule rule) {
+        PrState s = dev.reservations().state();
         if (s.quiet()) {
             return true;
         }
-        Session spc2 = Spc2Reservations.live(s.spc2Holder());
+        ItNexus spc2 = Spc2Reservations.live(s.spc2Holder());
         if (spc2 != null && spc2 != me) {
             return false;
         }
@@ -86,7 +89,7 @@ public final class ReservationGate implements CommandGate {
         return registered;
     }
 
-    static boolean persistentAllowed(PrState s, TargetCommand cmd, Session me) {
+    static boolean persistentAllowed(PrState s, TargetCommand cmd, ItNexus me) {
         ReservationRule rule = cmd.descriptor().reservation();
         if (rule == ReservationRule.ALWAYS_ALLOWED) {
             return true;

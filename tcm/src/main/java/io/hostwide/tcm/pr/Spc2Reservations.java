@@ -1,8 +1,10 @@
 package io.hostwide.tcm.pr;
 
-import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.PersistentReservations;
+import io.hostwide.tcm.lu.PrState;
 import io.hostwide.tcm.spi.SenseReason;
 
 /**
@@ -18,14 +20,14 @@ public final class Spc2Reservations {
     private Spc2Reservations() {}
 
     public static int reserve(TargetCommand cmd) {
-        PersistentReservations pr = cmd.device().services().reservations();
-        Session me = cmd.session();
+        PersistentReservations pr = cmd.device().reservations();
+        ItNexus me = cmd.session();
         synchronized (pr) {
             PrState s = pr.state();
             if (!s.registrations().isEmpty()) {
                 return s.isHolder(me) ? CommandDescriptor.DONE : cmd.fail(SenseReason.RESERVATION_CONFLICT);
             }
-            Session holder = live(s.spc2Holder());
+            ItNexus holder = live(s.spc2Holder());
             if (holder != null && holder != me) {
                 return cmd.fail(SenseReason.RESERVATION_CONFLICT);
             }
@@ -35,14 +37,14 @@ public final class Spc2Reservations {
     }
 
     public static int release(TargetCommand cmd) {
-        PersistentReservations pr = cmd.device().services().reservations();
-        Session me = cmd.session();
+        PersistentReservations pr = cmd.device().reservations();
+        ItNexus me = cmd.session();
         synchronized (pr) {
             PrState s = pr.state();
             if (!s.registrations().isEmpty()) {
                 return s.isHolder(me) ? CommandDescriptor.DONE : cmd.fail(SenseReason.RESERVATION_CONFLICT);
             }
-            Session holder = live(s.spc2Holder());
+            ItNexus holder = live(s.spc2Holder());
             if (holder == me || (holder == null && s.spc2Holder() != null)) {
                 pr.publish(new PrState(s.generation(), s.registrations(), s.type(), s.holder(), null, s.aptpl()));
             }
@@ -51,7 +53,7 @@ public final class Spc2Reservations {
     }
 
     /** The holder unless its I_T nexus is gone (nexus loss releases the reservation, SPC-2 §5.5.1). */
-    static Session live(Session holder) {
+    static ItNexus live(ItNexus holder) {
         return holder == null || holder.closed() ? null : holder;
     }
 }

@@ -3,7 +3,7 @@ package io.hostwide.tcm.sbc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.io.IOException;

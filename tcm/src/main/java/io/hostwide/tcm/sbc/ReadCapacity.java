@@ -2,7 +2,7 @@ package io.hostwide.tcm.sbc;
 
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.spc.SpcSupport;
 
 /** READ CAPACITY(10) and READ CAPACITY(16) (SBC-4 §5.21, §5.22). */

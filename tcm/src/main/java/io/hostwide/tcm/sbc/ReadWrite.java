@@ -4,8 +4,8 @@ import io.hostwide.scsi.spec.Cdb10;
 import io.hostwide.scsi.spec.CdbGroup;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.RangeLock;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.RangeLock;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.io.IOException;

@@ -4,7 +4,7 @@ import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ServiceAction;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.spi.SenseReason;
 
 /**

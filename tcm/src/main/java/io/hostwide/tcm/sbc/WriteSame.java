@@ -3,9 +3,9 @@ package io.hostwide.tcm.sbc;
 import io.hostwide.scsi.spec.CdbGroup;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.RangeLock;
 import io.hostwide.tcm.core.TransferLength;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.RangeLock;
 import io.hostwide.tcm.spc.SpcSupport;
 import io.hostwide.tcm.spi.SenseReason;
 

@@ -7,8 +7,8 @@ import io.hostwide.scsi.spec.StandardInquiry;
 import io.hostwide.scsi.spec.VersionDescriptor;
 import io.hostwide.scsi.spec.VpdPage;
 import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.model.TargetPort;
 
 import java.nio.charset.StandardCharsets;

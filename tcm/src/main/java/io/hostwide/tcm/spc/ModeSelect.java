@@ -5,8 +5,8 @@ import io.hostwide.scsi.spec.ModePage;
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.ModePages;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.ModePages;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.io.IOException;

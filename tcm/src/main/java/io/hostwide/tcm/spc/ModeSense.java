@@ -4,8 +4,8 @@ import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ModePage;
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.ModePages;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.ModePages;
 
 /**
  * MODE SENSE(6) and MODE SENSE(10) (SPC-4 §6.11, §6.12): header, an optional short (or, with LLBAA, long) block

@@ -4,8 +4,8 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.tcm.Session;
-import io.hostwide.tcm.SessionLun;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.lu.SessionLun;
 
 /**
  * REPORT LUNS (SPC-4 §6.33): the LUN inventory of this I_T nexus. SELECT REPORT 00h = logical units, 01h =

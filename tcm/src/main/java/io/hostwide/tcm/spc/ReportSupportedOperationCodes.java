@@ -24,7 +24,7 @@ public final class ReportSupportedOperationCodes {
         int options = cdb[2] & 0x07;
         int opcode = cdb[3] & 0xFF;
         int sa = BigEndian.u16(cdb, 4);
-        CommandTable table = cmd.device().commandTable();
+        CommandTable table = cmd.commandTable();
         return switch (options) {
             case 0 -> all(cmd, table, rctd);
             case 1 -> table.hasServiceActions(opcode) ? cmd.failCdbField(2, 2) : one(cmd, table.find(opcode, -1), rctd);

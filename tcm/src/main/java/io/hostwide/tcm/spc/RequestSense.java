@@ -2,10 +2,10 @@ package io.hostwide.tcm.spc;
 
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.SenseKey;
-import io.hostwide.tcm.SessionLun;
 import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.model.BackgroundOperation;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.BackgroundOperation;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.spi.SenseReason;
 
 /**

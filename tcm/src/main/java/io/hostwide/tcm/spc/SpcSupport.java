@@ -1,6 +1,6 @@
 package io.hostwide.tcm.spc;
 
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.Device;
 
 /** Small facts SPC and SBC handlers share. */
 public final class SpcSupport {

@@ -6,9 +6,9 @@ import io.hostwide.scsi.spec.VpdPage.BlockLimits;
 import io.hostwide.scsi.spec.VpdPage.Designator;
 import io.hostwide.scsi.spec.VpdPage.LogicalBlockProvisioning;
 import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.model.Lun;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.lu.Lun;
 import io.hostwide.tcm.model.TargetPort;
 
 import java.nio.charset.StandardCharsets;

@@ -5,12 +5,13 @@ import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.tcm.GateSlot;
 import io.hostwide.tcm.Session;
-import io.hostwide.tcm.SessionLun;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.TargetCore;
 import io.hostwide.tcm.TaskAttributeGate;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.Lun;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.Lun;
+import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.model.ScsiTarget;
 import io.hostwide.tcm.model.TargetPort;
 
@@ -95,7 +96,7 @@ public final class TaskManagement {
                     Set<Device> lus = resetTarget(t, asc);
                     if (f == TmfFunction.TARGET_COLD_RESET) {
                         for (Device d : lus) {
-                            d.services().reservations().powerOn();
+                            d.reservations().powerOn();
                         }
                         core.powerOnOccurred(t);
                     }
@@ -113,7 +114,7 @@ public final class TaskManagement {
     public void nexusLoss(Session s, Runnable done) {
         abortCommands(s, c -> c.session() == s, null, new ArrayList<>(), done, () -> {
             for (SessionLun l : s.sessionLuns()) {
-                l.device().services().reservations().releaseSpc2(s);
+                l.device().reservations().releaseSpc2(s);
             }
         });
     }
@@ -122,7 +123,8 @@ public final class TaskManagement {
      * Aborts the commands of the given I_T nexuses on one LU, except {@code exclude} (PREEMPT AND ABORT, SPC-4
      * §5.13.11.4.5: the preempted nexuses' tasks), then runs {@code done} once they all completed.
      */
-    public void abortFor(Set<Session> nexuses, Device dev, TargetCommand exclude, Session requester, Runnable done) {
+    public void abortFor(Set<? extends ItNexus> nexuses, Device dev, TargetCommand exclude, ItNexus requester,
+                         Runnable done) {
         abortCommands(requester, c -> c.device() == dev && nexuses.contains(c.session()), exclude, new ArrayList<>(),
                 done);
     }
@@ -136,12 +138,12 @@ public final class TaskManagement {
         }
     }
 
-    private int abortCommands(Session requester, Predicate<TargetCommand> match, TargetCommand exclude,
+    private int abortCommands(ItNexus requester, Predicate<TargetCommand> match, TargetCommand exclude,
                               List<Long> tags, Runnable done) {
         return abortCommands(requester, match, exclude, tags, done, () -> {});
     }
 
-    private int abortCommands(Session requester, Predicate<TargetCommand> match, TargetCommand exclude,
+    private int abortCommands(ItNexus requester, Predicate<TargetCommand> match, TargetCommand exclude,
                               List<Long> tags, Runnable done, Runnable effects) {
         int found = 0;
         AbortOperation op = new AbortOperation(done, active);
@@ -219,7 +221,7 @@ public final class TaskManagement {
 
     private void resetLogicalUnit(Device dev, int ascAscq) {
         resets.incrementAndGet();
-        dev.services().reservations().releaseSpc2(); // SPC-4 §5.13.2 / SPC-2 §5.5.1: a reset releases it
+        dev.reservations().releaseSpc2(); // SPC-4 §5.13.2 / SPC-2 §5.5.1: a reset releases it
         dev.clearMediumRemovalPrevention();
         dev.broadcastUnitAttention(ascAscq, null);
     }
@@ -241,7 +243,7 @@ public final class TaskManagement {
     /** SAM-5 §6.3.4: the nexus's SPC-2 reservations go, and it sees I_T NEXUS LOSS OCCURRED on every LU. */
     private static void nexusReset(Session s) {
         for (SessionLun l : s.sessionLuns()) {
-            l.device().services().reservations().releaseSpc2(s);
+            l.device().reservations().releaseSpc2(s);
             l.preventMediumRemoval(false);
             l.unitAttentions().add(Asc.I_T_NEXUS_LOSS_OCCURRED);
         }

@@ -1,8 +1,8 @@
 package io.hostwide.tcm.xcopy;
 
 import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.RangeLock;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.RangeLock;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

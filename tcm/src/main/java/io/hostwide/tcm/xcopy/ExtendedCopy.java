@@ -2,11 +2,12 @@ package io.hostwide.tcm.xcopy;
 
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
-import io.hostwide.tcm.SessionLun;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.core.CommandDescriptor;
 import io.hostwide.tcm.core.ReservationRule;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.CopyResults;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.pr.ReservationGate;
 import io.hostwide.tcm.spi.SenseReason;
 
@@ -69,7 +70,7 @@ public final class ExtendedCopy {
                 return cmd.fail(SenseReason.UNSUPPORTED_TARGET_DESCRIPTOR_TYPE_CODE);
             }
         }
-        CopyResults results = cmd.device().services().copyResults();
+        CopyResults results = cmd.device().copyResults();
         long key = CopyResults.key(cmd.session().id(), listId);
         boolean tracked = usage != XcopySpec.LIST_ID_USAGE_NONE;
         if (tracked && !results.begin(key)) {

@@ -3,7 +3,8 @@ package io.hostwide.tcm.xcopy;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ServiceAction;
 import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.lu.CopyResults;
+import io.hostwide.tcm.lu.Device;
 
 /**
  * RECEIVE COPY RESULTS (SPC-4 §6.18) for LID1: COPY STATUS and FAILED SEGMENT DETAILS of the EXTENDED COPY with
@@ -24,7 +25,7 @@ public final class ReceiveCopyResults {
 
     private static CopyResults.Result lookup(TargetCommand cmd) {
         int listId = cmd.cdb()[2] & 0xFF;
-        return cmd.device().services().copyResults().get(CopyResults.key(cmd.session().id(), listId));
+        return cmd.device().copyResults().get(CopyResults.key(cmd.session().id(), listId));
     }
 
     /** SPC-4 §6.18.2: COPY MANAGER STATUS, SEGMENTS PROCESSED, TRANSFER COUNT (units: 00h bytes, 01h KiB). */

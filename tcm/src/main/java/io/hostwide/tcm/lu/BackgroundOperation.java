@@ -1,4 +1,4 @@
-package io.hostwide.tcm.model;
+package io.hostwide.tcm.lu;
 
 import io.hostwide.tcm.spi.SenseReason;
 

@@ -1,4 +1,4 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.lu;
 
 /**
  * Told when a unit attention condition is queued for one I_T nexus and logical unit, so a fabric can also report it

@@ -1,6 +1,4 @@
-package io.hostwide.tcm.pr;
-
-import io.hostwide.tcm.Session;
+package io.hostwide.tcm.lu;
 
 /**
  * One registered I_T nexus (SPC-4 §5.13.7): the initiator port (iSCSI: "name,i,0x" + ISID) and the target port,
@@ -14,17 +12,17 @@ public record Registration(String initiatorPortName, String targetPortName, int 
                            boolean allTargetPorts) {
 
     /** Whether the I_T nexus of {@code s} is this registration's. */
-    public boolean matches(Session s) {
+    public boolean matches(ItNexus s) {
         return initiatorPortName.equals(s.initiatorPortName())
-                && (allTargetPorts || targetPortName.equals(s.port().portName()));
+                && (allTargetPorts || targetPortName.equals(s.targetPortName()));
     }
 
-    Registration withKey(long k) {
+    public Registration withKey(long k) {
         return new Registration(initiatorPortName, targetPortName, relativeTargetPortId, k, allTargetPorts);
     }
 
-    static Registration of(Session s, long key, boolean allTargetPorts) {
-        return new Registration(s.initiatorPortName(), allTargetPorts ? null : s.port().portName(),
-                s.port().relativePortId(), key, allTargetPorts);
+    public static Registration of(ItNexus s, long key, boolean allTargetPorts) {
+        return new Registration(s.initiatorPortName(), allTargetPorts ? null : s.targetPortName(),
+                s.relativeTargetPortId(), key, allTargetPorts);
     }
 }

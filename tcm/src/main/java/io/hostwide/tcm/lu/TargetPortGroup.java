@@ -1,11 +1,11 @@
-package io.hostwide.tcm.model;
+package io.hostwide.tcm.lu;
 
 /**
  * An ALUA target port group (SPC-4 §5.15.2): the unit whose asymmetric access state applies to its member
  * LUN exports. Its ID appears in the VPD 83h target port group designator; its state is an immutable
- * {@link AluaAccessState} swapped in one step. Transitions, unit attentions and REPORT/SET TARGET PORT GROUPS
- * belong to the ALUA layer ({@code io.hostwide.tcm.alua}), which also moves a LUN between groups in one step
- * ({@link Lun#aluaGroup(TargetPortGroup)}).
+ * {@link AluaAccessState} swapped in one step. Transitions and their unit attentions are {@link AluaGroups}'s,
+ * which also moves a LUN between groups in one step ({@link Lun#aluaGroup(TargetPortGroup)}); REPORT/SET TARGET
+ * PORT GROUPS are the ALUA handlers' ({@code io.hostwide.tcm.alua}).
  */
 public class TargetPortGroup {
     private final int id;

@@ -1,4 +1,4 @@
-package io.hostwide.tcm.core;
+package io.hostwide.tcm.lu;
 
 import java.util.concurrent.locks.StampedLock;
 

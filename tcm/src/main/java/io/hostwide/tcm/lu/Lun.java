@@ -1,24 +1,26 @@
-package io.hostwide.tcm.model;
+package io.hostwide.tcm.lu;
 
 /**
  * A logical unit exported through one target port (LIO's se_lun): its LUN number on the port, the device behind
  * it, and the ALUA group this export belongs to. The group reference is swapped atomically by the ALUA layer and
- * read without a lock on the I/O path (seed 002, patch 5: never a transient null).
+ * read without a lock on the I/O path (seed 002, patch 5: never a transient null). The port is known by name only:
+ * the target port owns its LUNs, not the other way round.
  */
 public final class Lun {
-    private final TargetPort port;
+    private final String portName;
     private final int lunNumber;
     private final Device device;
     private volatile TargetPortGroup aluaGroup; // read by the ALUA gate; written in one step by group changes
 
-    Lun(TargetPort port, int lunNumber, Device device) {
-        this.port = port;
+    /** @param portName the SCSI target port name of the exporting port (for dumps and messages) */
+    public Lun(String portName, int lunNumber, Device device) {
+        this.portName = portName;
         this.lunNumber = lunNumber;
         this.device = device;
         this.aluaGroup = device.defaultPortGroup();
     }
 
-    public TargetPort port() { return port; }
+    public String portName() { return portName; }
 
     public int lunNumber() { return lunNumber; }
 
@@ -34,5 +36,5 @@ public final class Lun {
     }
 
     @Override
-    public String toString() { return "Lun[" + port.portName() + " lun " + lunNumber + " -> " + device.name() + "]"; }
+    public String toString() { return "Lun[" + portName + " lun " + lunNumber + " -> " + device.name() + "]"; }
 }

@@ -1,4 +1,4 @@
-package io.hostwide.tcm.xcopy;
+package io.hostwide.tcm.lu;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,10 +27,10 @@ public final class CopyResults {
     private final Map<Long, Long> order = new ConcurrentHashMap<>();
     private long sequence;
 
-    static long key(long sessionId, int listId) { return sessionId << 8 | (listId & 0xFF); }
+    public static long key(long sessionId, int listId) { return sessionId << 8 | (listId & 0xFF); }
 
     /** Claims a list identifier for a running copy; false when one with it is running already. */
-    synchronized boolean begin(long key) {
+    public synchronized boolean begin(long key) {
         Result r = results.get(key);
         if (r != null && r.status() == 0) {
             return false;
@@ -41,7 +41,7 @@ public final class CopyResults {
 
     private static final Result RUNNING = new Result(0, 0, 0, 0, new byte[0]);
 
-    synchronized void finish(long key, Result r) {
+    public synchronized void finish(long key, Result r) {
         results.put(key, r);
         order.put(key, ++sequence);
         if (order.size() > LIMIT) {
@@ -58,5 +58,5 @@ public final class CopyResults {
         }
     }
 
-    Result get(long key) { return results.get(key); }
+    public Result get(long key) { return results.get(key); }
 }

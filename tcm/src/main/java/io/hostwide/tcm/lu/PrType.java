@@ -1,4 +1,4 @@
-package io.hostwide.tcm.pr;
+package io.hostwide.tcm.lu;
 
 /** SPC-4 §6.16.3 Table 172: persistent reservation types, and the scope this core implements. */
 public final class PrType {

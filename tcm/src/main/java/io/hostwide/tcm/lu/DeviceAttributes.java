@@ -1,4 +1,4 @@
-package io.hostwide.tcm.model;
+package io.hostwide.tcm.lu;
 
 /**
  * Device attributes (LIO's dev_attrib, digest §6.10): identity, emulation switches, provisioning limits and

@@ -1,4 +1,4 @@
-package io.hostwide.tcm.pr;
+package io.hostwide.tcm.lu;
 
 import java.io.IOException;
 import java.net.URLDecoder;

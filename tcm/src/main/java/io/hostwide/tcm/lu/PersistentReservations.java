@@ -1,8 +1,4 @@
-package io.hostwide.tcm.pr;
-
-import io.hostwide.tcm.Session;
-import io.hostwide.tcm.SessionLun;
-import io.hostwide.tcm.model.Device;
+package io.hostwide.tcm.lu;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -50,7 +46,7 @@ public final class PersistentReservations {
      * Publishes {@code next}. With APTPL active the file is replaced first; a write failure keeps the old state
      * and returns false (the command then fails and changes nothing).
      */
-    synchronized boolean publish(PrState next) {
+    public synchronized boolean publish(PrState next) {
         if (aptplFile != null && (next.aptpl() || state.aptpl())) {
             try {
                 if (next.aptpl()) {
@@ -67,7 +63,7 @@ public final class PersistentReservations {
     }
 
     /** Queues {@code ascAscq} for every I_T nexus of this LU that {@code who} selects. */
-    void unitAttention(Predicate<Session> who, int ascAscq) {
+    public void unitAttention(Predicate<ItNexus> who, int ascAscq) {
         for (SessionLun l : device.nexuses()) {
             if (who.test(l.session())) {
                 l.unitAttentions().add(ascAscq);
@@ -76,8 +72,8 @@ public final class PersistentReservations {
     }
 
     /** The I_T nexuses (sessions) currently logged in that {@code r} registers. */
-    List<Session> nexusesOf(Registration r) {
-        List<Session> out = new ArrayList<>();
+    public List<ItNexus> nexusesOf(Registration r) {
+        List<ItNexus> out = new ArrayList<>();
         for (SessionLun l : device.nexuses()) {
             if (r.matches(l.session())) {
                 out.add(l.session());
@@ -86,7 +82,7 @@ public final class PersistentReservations {
         return out;
     }
 
-    Device device() { return device; }
+    public Device device() { return device; }
 
     /** LUN reset / target reset (SPC-2 §5.5.1, SAM-5 §6.3): the SPC-2 reservation is released. */
     public synchronized void releaseSpc2() {
@@ -111,7 +107,7 @@ public final class PersistentReservations {
     }
 
     /** I_T nexus loss or reset: releases an SPC-2 reservation {@code nexus} holds. */
-    public synchronized void releaseSpc2(Session nexus) {
+    public synchronized void releaseSpc2(ItNexus nexus) {
         if (state.spc2Holder() == nexus) {
             releaseSpc2();
         }

@@ -1,4 +1,4 @@
-package io.hostwide.tcm.model;
+package io.hostwide.tcm.lu;
 
 import java.util.concurrent.atomic.LongAdder;
 

@@ -1,16 +1,10 @@
-package io.hostwide.tcm.model;
+package io.hostwide.tcm.lu;
 
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.PeripheralDeviceType;
-import io.hostwide.tcm.SessionLun;
-import io.hostwide.tcm.TaskSet;
-import io.hostwide.tcm.core.BlkIoQueue;
-import io.hostwide.tcm.core.CommandTable;
-import io.hostwide.tcm.core.IoQueue;
-import io.hostwide.tcm.core.ModePages;
-import io.hostwide.tcm.core.RangeLock;
 import io.hostwide.tcm.spi.Backstore;
 
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
@@ -19,24 +13,24 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * One logical unit's storage and SCSI state (LIO's se_device): the backstore, attributes, mode pages, medium
- * state, identifiers, the command table of its device type, its I/O queue (for blocking backstores) and the
- * I_T nexuses that currently see it (for unit attentions and per-nexus state).
+ * state, identifiers, its reservations, ALUA target port groups and held copy results, and the I_T_L nexuses that
+ * currently see it (for unit attentions and per-nexus state). Everything here is state of the logical unit
+ * itself; how commands reach it (command table, I/O queue, task-set ordering) is the core's and lives there.
  */
 public final class Device implements AutoCloseable {
     private final String name;
     private final Backstore backstore;
     private final DeviceAttributes attributes;
-    private final CommandTable commandTable;
     private final ModePages modePages;
-    private final IoQueue ioQueue;
     private final RangeLock rangeLock = new RangeLock();
     private final TargetPortGroup defaultPortGroup = new TargetPortGroup(0, "default_tg_pt_gp");
     private final List<SessionLun> attached = new CopyOnWriteArrayList<>();
-    private final TaskSet taskSet = new TaskSet();
     private final DeviceStats stats = new DeviceStats();
     private final String unitSerial;
     private final long naa;
-    private final io.hostwide.tcm.lu.DeviceServices services;
+    private final PersistentReservations reservations;
+    private final AluaGroups alua;
+    private final CopyResults copyResults = new CopyResults();
     private volatile boolean mediumLoaded = true;
     private volatile BackgroundOperation operation;
     private volatile boolean sanitizeFailed;
@@ -53,22 +47,26 @@ public final class Device implements AutoCloseable {
         }
     }
 
-    public Device(String name, Backstore backstore, DeviceAttributes attributes, CommandTable commandTable) {
+    public Device(String name, Backstore backstore, DeviceAttributes attributes) {
         this.name = name;
         this.backstore = backstore;
         this.attributes = attributes;
-        this.commandTable = commandTable;
         this.modePages = new ModePages(attributes.writeCacheEnabled());
-        this.ioQueue = backstore.blocking()
-                ? new BlkIoQueue("dev-" + name, attributes.queueDepth(), attributes.ioThreads()) : null;
         this.unitSerial = attributes.unitSerial() != null ? attributes.unitSerial() : serialFrom(name);
         this.naa = naaFrom(this.unitSerial);
         this.blockCount = backstore.blockCount();
-        this.services = new io.hostwide.tcm.lu.DeviceServices(this);
+        this.reservations = new PersistentReservations(this);
+        this.alua = new AluaGroups(this);
     }
 
-    /** Per-LU state of the reservation, ALUA, task-set ordering and copy layers. */
-    public io.hostwide.tcm.lu.DeviceServices services() { return services; }
+    /** Persistent and SPC-2 reservations of this LU (SPC-4 §5.13). */
+    public PersistentReservations reservations() { return reservations; }
+
+    /** The ALUA target port groups of this LU and their transitions (SPC-4 §5.15). */
+    public AluaGroups alua() { return alua; }
+
+    /** EXTENDED COPY results held for RECEIVE COPY RESULTS (SPC-4 §6.18). */
+    public CopyResults copyResults() { return copyResults; }
 
     /** 32 hex digits from a stable hash of the name (LIO derives the serial from a UUID the same way). */
     private static String serialFrom(String name) {
@@ -98,17 +96,9 @@ public final class Device implements AutoCloseable {
 
     public DeviceAttributes attributes() { return attributes; }
 
-    public CommandTable commandTable() { return commandTable; }
-
     public ModePages modePages() { return modePages; }
 
-    /** The I/O queue of a blocking backstore, or null when commands run inline. */
-    public IoQueue ioQueue() { return ioQueue; }
-
     public RangeLock rangeLock() { return rangeLock; }
-
-    /** The task set ordering state of this logical unit (task attribute gate). */
-    public TaskSet taskSet() { return taskSet; }
 
     /** Commands, bytes and latencies of this device, counted by the core at completion. */
     public DeviceStats stats() { return stats; }
@@ -210,12 +200,9 @@ public final class Device implements AutoCloseable {
 
     public void detach(SessionLun l) { attached.remove(l); }
 
-    /** Stops the I/O queue (queued commands finish) and closes the backstore. */
+    /** Closes the backstore (the core has drained the commands that were using it). */
     @Override
-    public void close() throws java.io.IOException {
-        if (ioQueue != null) {
-            ioQueue.close();
-        }
+    public void close() throws IOException {
         backstore.close();
     }
 

@@ -1,12 +1,6 @@
-package io.hostwide.tcm.alua;
+package io.hostwide.tcm.lu;
 
 import io.hostwide.scsi.spec.Asc;
-import io.hostwide.tcm.Session;
-import io.hostwide.tcm.SessionLun;
-import io.hostwide.tcm.model.AluaAccessState;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.Lun;
-import io.hostwide.tcm.model.TargetPortGroup;
 import io.hostwide.tcm.spi.Background;
 
 import java.util.IdentityHashMap;
@@ -115,7 +109,7 @@ public final class AluaGroups {
      * @param whenDone runs once the state is published (on the executor's thread), only when this returns PENDING
      * @return {@link #UNCHANGED} (already in that state, nothing pending), {@link #DONE} or {@link #PENDING}
      */
-    synchronized int transition(TargetPortGroup g, int state, int status, Session source, Runnable whenDone) {
+    public synchronized int transition(TargetPortGroup g, int state, int status, ItNexus source, Runnable whenDone) {
         AluaAccessState cur = g.accessState();
         boolean pending = cur.state() == AluaAccessState.TRANSITIONING && epochs.containsKey(g);
         if (cur.state() == state && !pending) {
@@ -135,7 +129,7 @@ public final class AluaGroups {
     }
 
     /** The delayed end of a transition: publishes {@code state} unless a later transition superseded it. */
-    private void finish(TargetPortGroup g, long epoch, int state, int status, Session source, Runnable whenDone) {
+    private void finish(TargetPortGroup g, long epoch, int state, int status, ItNexus source, Runnable whenDone) {
         synchronized (this) {
             Long now = epochs.get(g);
             if (now != null && now == epoch) {
@@ -147,7 +141,7 @@ public final class AluaGroups {
     }
 
     /** The one atomic swap I/O observes, then ASYMMETRIC ACCESS STATE CHANGED for every nexus but the source. */
-    private void publish(TargetPortGroup g, AluaAccessState next, Session source) {
+    private void publish(TargetPortGroup g, AluaAccessState next, ItNexus source) {
         g.accessState(next);
         for (SessionLun l : device.nexuses()) {
             if (l.session() != source) {

@@ -1,4 +1,4 @@
-package io.hostwide.tcm.model;
+package io.hostwide.tcm.lu;
 
 /**
  * The asymmetric access state of a target port group (SPC-4 §5.15.2.4), immutable: a group changes state by

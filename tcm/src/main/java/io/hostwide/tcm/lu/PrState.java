@@ -1,6 +1,4 @@
-package io.hostwide.tcm.pr;
-
-import io.hostwide.tcm.Session;
+package io.hostwide.tcm.lu;
 
 import java.util.List;
 
@@ -16,7 +14,7 @@ import java.util.List;
  * @param aptpl         activate persist through power loss (SPC-4 §5.13.5), the last APTPL bit received
  */
 public record PrState(int generation, List<Registration> registrations, int type, Registration holder,
-                      Session spc2Holder, boolean aptpl) {
+                      ItNexus spc2Holder, boolean aptpl) {
 
     public static final PrState EMPTY = new PrState(0, List.of(), 0, null, null, false);
 
@@ -30,7 +28,7 @@ public record PrState(int generation, List<Registration> registrations, int type
     public boolean reserved() { return type != 0; }
 
     /** The registration of {@code s}'s I_T nexus, or null. */
-    public Registration registrationOf(Session s) {
+    public Registration registrationOf(ItNexus s) {
         for (Registration r : registrations) {
             if (r.matches(s)) {
                 return r;
@@ -47,5 +45,5 @@ public record PrState(int generation, List<Registration> registrations, int type
         return PrType.allRegistrants(type) ? registrations.contains(r) : r.equals(holder);
     }
 
-    public boolean isHolder(Session s) { return type != 0 && isHolder(registrationOf(s)); }
+    public boolean isHolder(ItNexus s) { return type != 0 && isHolder(registrationOf(s)); }
 }

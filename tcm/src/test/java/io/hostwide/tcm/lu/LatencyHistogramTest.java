@@ -1,11 +1,11 @@
-package io.hostwide.tcm.model;
-
-import static org.assertj.core.api.Assertions.assertThat;
+package io.hostwide.tcm.lu;
 
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class LatencyHistogramTest {
 

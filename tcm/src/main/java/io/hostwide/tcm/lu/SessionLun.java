@@ -1,31 +1,32 @@
-package io.hostwide.tcm;
-
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.Lun;
+package io.hostwide.tcm.lu;
 
 /**
  * One logical unit as one I_T nexus sees it (LIO's se_dev_entry, per session): the LUN number the initiator uses,
- * the exported {@link Lun}, whether the mapping is read-only, and this nexus's unit attention queue. PR
- * registration and prevent-medium-removal state are per I_T nexus too and hang off this object.
+ * the exported {@link Lun}, whether the mapping is read-only, and this nexus's unit attention queue. The
+ * prevent-medium-removal state is per I_T nexus too and hangs off this object.
+ *
+ * <p>It is per-LU state (SAM-5 §5.14 keeps unit attentions per I_T_L nexus), so it knows its nexus only as an
+ * {@link ItNexus}; a newly queued unit attention goes to the {@code relay} its session gave it.
  */
 public final class SessionLun {
-    private final Session session;
+    private final ItNexus session;
     private final int mappedLun;
     private final Lun lun;
     private final boolean readOnly;
     private final UnitAttentionQueue unitAttentions = new UnitAttentionQueue(this);
+    private final UnitAttentionListener relay;
     private volatile boolean preventMediumRemoval;
-    /** Slot for the persistent-reservation layer (registration of this I_T nexus); null when unregistered. */
-    public volatile Object reservationState;
 
-    SessionLun(Session session, int mappedLun, Lun lun, boolean readOnly) {
+    /** @param relay told of every unit attention newly queued here (the session's listener, if any) */
+    public SessionLun(ItNexus session, int mappedLun, Lun lun, boolean readOnly, UnitAttentionListener relay) {
         this.session = session;
         this.mappedLun = mappedLun;
         this.lun = lun;
         this.readOnly = readOnly;
+        this.relay = relay;
     }
 
-    public Session session() { return session; }
+    public ItNexus session() { return session; }
 
     public int mappedLun() { return mappedLun; }
 
@@ -42,4 +43,6 @@ public final class SessionLun {
     public boolean preventMediumRemoval() { return preventMediumRemoval; }
 
     public void preventMediumRemoval(boolean prevent) { this.preventMediumRemoval = prevent; }
+
+    void unitAttentionQueued(int ascAscq) { relay.queued(this, ascAscq); }
 }

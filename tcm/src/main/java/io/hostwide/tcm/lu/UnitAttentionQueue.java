@@ -1,4 +1,4 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.lu;
 
 import io.hostwide.scsi.spec.Asc;
 
@@ -32,7 +32,7 @@ public final class UnitAttentionQueue {
      */
     public void add(int ascAscq) {
         if (addLocked(ascAscq) && owner != null) {
-            owner.session().unitAttentionQueued(owner, ascAscq);
+            owner.unitAttentionQueued(ascAscq);
         }
     }
 
