@@ -20,7 +20,7 @@ import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCore;
 import io.hostwide.tcm.backstore.RamBackstore;
 import io.hostwide.tcm.lu.DeviceAttributes;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.TargetPort;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,7 +51,7 @@ final class SdRig implements AutoCloseable {
     SdRig(DeviceAttributes attrs, long sizeBytes, int blockSize, ScsiHostTemplate tpl, boolean hideDpoFua) {
         Session[] sessions = new Session[1];
         LoopLld loop = new LoopLld("sdrig", sessions, 0, 0, 0, 0, new ErrorInjector(0, 0), timer);
-        io.hostwide.tcm.model.ScsiTarget t = core.addTarget("naa.hostwide.sdrig");
+        io.hostwide.tcm.port.ScsiTarget t = core.addTarget("naa.hostwide.sdrig");
         TargetPort port = core.addPort(t, 1, loop.protocolIdentifier());
         port.addLun(0, core.addDevice("sdrig0", new RamBackstore(sizeBytes, blockSize), attrs));
         port.demoMode(true, false);

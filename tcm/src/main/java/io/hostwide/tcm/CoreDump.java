@@ -3,9 +3,9 @@ package io.hostwide.tcm;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.Lun;
 import io.hostwide.tcm.lu.SessionLun;
-import io.hostwide.tcm.model.NodeAcl;
-import io.hostwide.tcm.model.ScsiTarget;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.NodeAcl;
+import io.hostwide.tcm.port.ScsiTarget;
+import io.hostwide.tcm.port.TargetPort;
 
 import java.util.List;
 

@@ -4,9 +4,9 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.lu.UnitAttentionListener;
-import io.hostwide.tcm.model.MappedLun;
-import io.hostwide.tcm.model.NodeAcl;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.MappedLun;
+import io.hostwide.tcm.port.NodeAcl;
+import io.hostwide.tcm.port.TargetPort;
 import io.hostwide.tcm.spi.Fabric;
 
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import io.hostwide.tcm.lu.AluaAccessState;
 import io.hostwide.tcm.lu.AluaGroups;
 import io.hostwide.tcm.lu.Lun;
 import io.hostwide.tcm.lu.TargetPortGroup;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.TargetPort;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -5,8 +5,8 @@ import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.tcm.backstore.RamBackstore;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.DeviceAttributes;
-import io.hostwide.tcm.model.ScsiTarget;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.ScsiTarget;
+import io.hostwide.tcm.port.TargetPort;
 import io.hostwide.tcm.spi.Backstore;
 
 /**

@@ -5,7 +5,7 @@ import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.tcm.backstore.RamBackstore;
 import io.hostwide.tcm.lu.DeviceAttributes;
-import io.hostwide.tcm.model.NodeAcl;
+import io.hostwide.tcm.port.NodeAcl;
 import org.junit.jupiter.api.Test;
 
 import static io.hostwide.tcm.Harness.cdb;

@@ -10,9 +10,9 @@ import io.hostwide.tcm.backstore.NullBackstore;
 import io.hostwide.tcm.backstore.RamBackstore;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.DeviceAttributes;
-import io.hostwide.tcm.model.NodeAcl;
-import io.hostwide.tcm.model.ScsiTarget;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.NodeAcl;
+import io.hostwide.tcm.port.ScsiTarget;
+import io.hostwide.tcm.port.TargetPort;
 import io.hostwide.tcm.spi.Backstore;
 
 import java.io.IOException;

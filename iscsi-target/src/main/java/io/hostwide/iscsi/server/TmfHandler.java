@@ -7,7 +7,7 @@ import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.lu.Device;
-import io.hostwide.tcm.model.ScsiTarget;
+import io.hostwide.tcm.port.ScsiTarget;
 import io.hostwide.tcm.tmf.TmfFunction;
 import io.hostwide.tcm.tmf.TmfResponse;
 import io.hostwide.tcm.tmf.TmfResult;

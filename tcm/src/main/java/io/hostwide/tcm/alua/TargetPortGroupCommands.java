@@ -15,8 +15,8 @@ import io.hostwide.tcm.lu.AluaGroups;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.Lun;
 import io.hostwide.tcm.lu.TargetPortGroup;
-import io.hostwide.tcm.model.ScsiTarget;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.ScsiTarget;
+import io.hostwide.tcm.port.TargetPort;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import io.hostwide.tcm.lu.PersistentReservations;
 import io.hostwide.tcm.lu.PrState;
 import io.hostwide.tcm.lu.PrType;
 import io.hostwide.tcm.lu.Registration;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.TargetPort;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.ArrayList;

@@ -9,7 +9,7 @@ import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.lu.Lun;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.TargetPort;
 
 import java.nio.charset.StandardCharsets;
 

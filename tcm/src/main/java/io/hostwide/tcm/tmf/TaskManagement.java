@@ -12,8 +12,8 @@ import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.Lun;
 import io.hostwide.tcm.lu.SessionLun;
-import io.hostwide.tcm.model.ScsiTarget;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.ScsiTarget;
+import io.hostwide.tcm.port.TargetPort;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,4 +1,4 @@
-package io.hostwide.tcm.model;
+package io.hostwide.tcm.port;
 
 import io.hostwide.tcm.lu.Lun;
 

@@ -1,4 +1,4 @@
-package io.hostwide.tcm.model;
+package io.hostwide.tcm.port;
 
 import java.util.ArrayList;
 import java.util.List;
