@@ -1,8 +1,8 @@
 package io.hostwide.tcm;
 
 import io.hostwide.tcm.core.BlkIoQueue;
-import io.hostwide.tcm.core.CommandTable;
 import io.hostwide.tcm.core.IoQueue;
+import io.hostwide.tcm.dispatch.CommandTable;
 import io.hostwide.tcm.lu.Device;
 
 import java.io.IOException;

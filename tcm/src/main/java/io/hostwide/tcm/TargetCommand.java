@@ -1,21 +1,25 @@
 package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.CdbGroup;
-import io.hostwide.scsi.spec.DescriptorSense;
-import io.hostwide.scsi.spec.FixedSense;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.CommandTable;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandTable;
 import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.SessionLun;
+import io.hostwide.tcm.port.TargetPort;
+import io.hostwide.tcm.spi.Background;
+import io.hostwide.tcm.spi.Sense;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.Set;
 
 /**
  * One SCSI command from one I_T nexus: what the fabric hands in, and the results the core hands back. Pooled per
@@ -32,7 +36,7 @@ import java.util.Arrays;
  * <p>Thread contract: a command belongs to one thread at a time; hand-offs (to an I/O queue, back to the fabric,
  * back to the pool) go through queues that publish it. Only {@link #state} is touched concurrently.
  */
-public final class TargetCommand {
+public final class TargetCommand implements Command {
 
     /** Direction flags of the transport header (RFC 7143 §11.3.1 R and W bits); both set = bidirectional. */
     public static final int DIR_NONE = 0;
@@ -44,7 +48,7 @@ public final class TargetCommand {
     public static final int RESIDUAL_UNDERFLOW = 2;
 
     /** SPC-4 §4.5.1: sense data is at most 252 bytes. */
-    public static final int MAX_SENSE_LENGTH = 252;
+    public static final int MAX_SENSE_LENGTH = Sense.MAX_LENGTH;
 
     static final int FREE = 0, PREPARED = 1, SUBMITTED = 2, COMPLETED = 3;
     private static final VarHandle STATE;
@@ -281,6 +285,26 @@ public final class TargetCommand {
 
     public Device device() { return device; }
 
+    @Override
+    public ItNexus nexus() { return session; }
+
+    @Override
+    public TargetPort targetPort() { return session.port(); }
+
+    @Override
+    public void complete() { session.core().complete(this); }
+
+    @Override
+    public Background background() { return session.core().background(); }
+
+    @Override
+    public int supportedTaskManagement() { return session.core().supportedTaskManagement(); }
+
+    @Override
+    public void abortTasksOf(Set<? extends ItNexus> nexuses, Runnable then) {
+        session.core().taskManagement().abortFor(nexuses, device, this, session, then);
+    }
+
     public SessionLun sessionLun() { return sessionLun; }
 
     public CommandDescriptor descriptor() { return descriptor; }
@@ -371,13 +395,8 @@ public final class TargetCommand {
      */
     public int failWithProgress(SenseReason r, int progress) {
         fail(r);
-        this.senseKeySpecific = progressIndication(progress);
+        this.senseKeySpecific = Sense.progressIndication(progress);
         return CommandDescriptor.DONE;
-    }
-
-    /** The 3-byte sense-key-specific value for a progress indication: SKSV, then the 16-bit fraction. */
-    public static int progressIndication(int progress) {
-        return SenseData.SKSV | Math.max(0, Math.min(0xFFFF, progress));
     }
 
     /** A failure whose INFORMATION field carries {@code info} (MISCOMPARE offset, failing LBA). */
@@ -500,9 +519,8 @@ public final class TargetCommand {
             dataInSend = 0;
             if (reason.hasSense()) {
                 int asc = reason == SenseReason.UNIT_ATTENTION ? uaAscAscq : reason.ascAscq();
-                senseLength = descriptorSense
-                        ? DescriptorSense.encode(sense, reason.senseKey(), asc, informationValid, information, senseKeySpecific)
-                        : FixedSense.encode(sense, reason.senseKey(), asc, informationValid, information, senseKeySpecific);
+                senseLength = Sense.encode(sense, reason.senseKey(), asc, informationValid, information,
+                        senseKeySpecific, descriptorSense);
             }
             if (!dataOutMismatch) {
                 setResidualFromCounts(0, expectedIn + expectedDataOutLength());
@@ -536,31 +554,6 @@ public final class TargetCommand {
             residualKind = RESIDUAL_NONE;
             residualCount = 0;
         }
-    }
-
-    /**
-     * Sense data for a reason as REQUEST SENSE returns it in its parameter data (SPC-4 §6.39): the one place,
-     * with {@link #finish}, where sense bytes are written.
-     *
-     * @param ascAscq the ASC/ASCQ to report for {@link SenseReason#UNIT_ATTENTION}; ignored otherwise
-     */
-    public static int encodeSenseData(byte[] dst, SenseReason r, int ascAscq, boolean descriptor) {
-        int asc = r == SenseReason.UNIT_ATTENTION ? ascAscq : r.ascAscq();
-        return encodeSenseData(dst, r.senseKey(), asc, -1, descriptor);
-    }
-
-    /**
-     * Sense data with an explicit sense key, ASC/ASCQ and sense-key-specific value (-1: none), as REQUEST SENSE
-     * returns a progress indication under NO SENSE (SPC-4 §6.39.2).
-     */
-    public static int encodeSenseData(byte[] dst, int senseKey, int ascAscq, int sks, boolean descriptor) {
-        return descriptor ? DescriptorSense.encode(dst, senseKey, ascAscq, false, 0, sks)
-                : FixedSense.encode(dst, senseKey, ascAscq, false, 0, sks);
-    }
-
-    /** NO SENSE sense data (REQUEST SENSE with nothing to report). */
-    public static int encodeNoSense(byte[] dst, boolean descriptor) {
-        return descriptor ? DescriptorSense.encode(dst, 0, 0, false, 0, -1) : FixedSense.encode(dst, 0, 0, false, 0, -1);
     }
 
     /** A readable summary for logs and test failures (not for the fast path). */

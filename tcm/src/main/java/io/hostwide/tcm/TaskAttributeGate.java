@@ -1,7 +1,9 @@
 package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandGate;
 import io.hostwide.tcm.lu.Device;
 
 /**
@@ -28,7 +30,8 @@ public final class TaskAttributeGate implements CommandGate {
     public TaskAttributeGate(TargetCore core) { this.core = core; }
 
     @Override
-    public int enter(TargetCommand cmd) {
+    public int enter(Command c) {
+        TargetCommand cmd = (TargetCommand) c; // the core's own gate: every command is the core's
         if (cmd.runtime == null) {
             return PASS; // no logical unit, no task set
         }
@@ -60,7 +63,8 @@ public final class TaskAttributeGate implements CommandGate {
     }
 
     @Override
-    public void exit(TargetCommand cmd) {
+    public void exit(Command c) {
+        TargetCommand cmd = (TargetCommand) c;
         if (cmd.runtime == null) {
             return;
         }
@@ -89,7 +93,8 @@ public final class TaskAttributeGate implements CommandGate {
      *
      * @return false when the command is not parked (it runs or ran; abort it by other means)
      */
-    public boolean abortParked(TargetCommand cmd) {
+    public boolean abortParked(Command c) {
+        TargetCommand cmd = (TargetCommand) c;
         if (cmd.runtime == null) {
             return false;
         }

@@ -2,6 +2,9 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.TaskAttribute;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandGate;
+import io.hostwide.tcm.dispatch.GateSlot;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.spi.Backstore;
 import io.hostwide.tcm.spi.SenseReason;
@@ -134,9 +137,9 @@ class TaskAttributeTest {
         ControlledBackstore b = new ControlledBackstore();
         try (Harness h = new Harness(new DeviceAttributes().queueDepth(16).ioThreads(8), b)) {
             TaskAttributeGate gate = (TaskAttributeGate) h.core.gate(GateSlot.TASK_ATTRIBUTE);
-            TargetCommand[] parked = new TargetCommand[1];
+            Command[] parked = new Command[1];
             h.core.installGate(GateSlot.ALUA, new CommandGate() { // sees each command just before ordering
-                @Override public int enter(TargetCommand cmd) {
+                @Override public int enter(Command cmd) {
                     if (cmd.taskAttribute() == TaskAttribute.ORDERED) {
                         parked[0] = cmd;
                     }
@@ -153,7 +156,7 @@ class TaskAttributeTest {
             assertThat(h.core.taskSet(h.device).delayed()).isEqualTo(2);
             assertThat(gate.abortParked(parked[0])).isTrue();
             assertThat(gate.abortParked(parked[0])).isFalse();
-            h.core.complete(withReason(parked[0], SenseReason.TASK_ABORTED));
+            withReason(parked[0], SenseReason.TASK_ABORTED).complete();
             assertThat(ordered.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.TASK_ABORTED);
             awaitStarted(b, 2); // SIMPLE 3 no longer waits: it runs beside SIMPLE 1
             assertThat(b.started).containsExactly(1L, 3L);
@@ -167,7 +170,7 @@ class TaskAttributeTest {
         }
     }
 
-    static TargetCommand withReason(TargetCommand c, SenseReason r) {
+    static Command withReason(Command c, SenseReason r) {
         c.fail(r);
         return c;
     }

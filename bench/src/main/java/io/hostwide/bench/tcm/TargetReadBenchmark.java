@@ -4,7 +4,7 @@ import io.hostwide.scsi.spec.Cdb10;
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.CoreConfig;
-import io.hostwide.tcm.GateSlot;
+import io.hostwide.tcm.dispatch.GateSlot;
 import io.hostwide.tcm.Session;
 import io.hostwide.tcm.TargetCommand;
 import io.hostwide.tcm.TargetCore;

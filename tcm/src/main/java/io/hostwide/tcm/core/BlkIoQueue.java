@@ -13,6 +13,7 @@ import io.hostwide.blk.TagSetConfig;
 import io.hostwide.blk.TagSetFlags;
 import io.hostwide.blk.exec.ThreadPoolKblockd;
 import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
 
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;

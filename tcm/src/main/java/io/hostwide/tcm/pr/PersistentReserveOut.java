@@ -3,8 +3,8 @@ package io.hostwide.tcm.pr;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.PersistentReservations;
 import io.hostwide.tcm.lu.PrState;
@@ -32,7 +32,7 @@ public final class PersistentReserveOut {
     static final int ALL_TG_PT = 0x04;
     static final int APTPL = 0x01;
 
-    public static int execute(TargetCommand cmd) {
+    public static int execute(Command cmd) {
         byte[] cdb = cmd.cdb();
         int sa = cdb[1] & 0x1F;
         long paramLength = BigEndian.u32(cdb, 5);
@@ -83,8 +83,8 @@ public final class PersistentReserveOut {
     }
 
     /** One decoded request. */
-    record Request(TargetCommand cmd, long key, long saKey, int flags, int type) {
-        ItNexus session() { return cmd.session(); }
+    record Request(Command cmd, long key, long saKey, int flags, int type) {
+        ItNexus session() { return cmd.nexus(); }
 
         boolean aptpl() { return (flags & APTPL) != 0; }
 
@@ -94,7 +94,7 @@ public final class PersistentReserveOut {
     /** REGISTER / REGISTER AND IGNORE EXISTING KEY (SPC-4 §5.13.7). */
     private static int register(PersistentReservations pr, Request r, boolean ignoreKey) {
         PrState s = pr.state();
-        TargetCommand cmd = r.cmd();
+        Command cmd = r.cmd();
         Registration mine = s.registrationOf(r.session());
         if (mine == null) {
             if (!ignoreKey && r.key() != 0) {
@@ -155,7 +155,7 @@ public final class PersistentReserveOut {
     /** RESERVE (SPC-4 §5.13.9). */
     private static int reserve(PersistentReservations pr, Request r) {
         PrState s = pr.state();
-        TargetCommand cmd = r.cmd();
+        Command cmd = r.cmd();
         Registration mine = s.registrationOf(r.session());
         if (mine == null || mine.key() != r.key()) {
             return cmd.fail(SenseReason.RESERVATION_CONFLICT);
@@ -175,7 +175,7 @@ public final class PersistentReserveOut {
     /** RELEASE (SPC-4 §5.13.11.2.2). */
     private static int release(PersistentReservations pr, Request r) {
         PrState s = pr.state();
-        TargetCommand cmd = r.cmd();
+        Command cmd = r.cmd();
         Registration mine = s.registrationOf(r.session());
         if (mine == null || mine.key() != r.key()) {
             return cmd.fail(SenseReason.RESERVATION_CONFLICT);
@@ -199,7 +199,7 @@ public final class PersistentReserveOut {
     /** CLEAR (SPC-4 §5.13.11.2.6): every registration and the reservation go; the others hear RESERVATIONS PREEMPTED. */
     private static int clear(PersistentReservations pr, Request r) {
         PrState s = pr.state();
-        TargetCommand cmd = r.cmd();
+        Command cmd = r.cmd();
         Registration mine = s.registrationOf(r.session());
         if (mine == null || mine.key() != r.key()) {
             return cmd.fail(SenseReason.RESERVATION_CONFLICT);
@@ -217,7 +217,7 @@ public final class PersistentReserveOut {
     }
 
     /** Publishes the next state; a failed APTPL write fails the command and leaves the old state. */
-    static int commit(PersistentReservations pr, TargetCommand cmd, PrState next) {
+    static int commit(PersistentReservations pr, Command cmd, PrState next) {
         if (!pr.publish(next)) {
             return cmd.fail(SenseReason.INSUFFICIENT_REGISTRATION_RESOURCES);
         }

@@ -1,9 +1,8 @@
 package io.hostwide.tcm.pr;
 
 import io.hostwide.scsi.spec.Asc;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.TargetCore;
-import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.PersistentReservations;
 import io.hostwide.tcm.lu.PrState;
@@ -36,7 +35,7 @@ final class Preempt {
 
     static int execute(PersistentReservations pr, PersistentReserveOut.Request r, boolean abort) {
         PrState s = pr.state();
-        TargetCommand cmd = r.cmd();
+        Command cmd = r.cmd();
         ItNexus me = r.session();
         Registration mine = s.registrationOf(me);
         if (mine == null || mine.key() != r.key()) {
@@ -83,8 +82,7 @@ final class Preempt {
         if (!abort || preempted.isEmpty()) {
             return CommandDescriptor.DONE;
         }
-        TargetCore core = cmd.session().core();
-        core.taskManagement().abortFor(preempted, pr.device(), cmd, me, () -> core.complete(cmd));
+        cmd.abortTasksOf(preempted, cmd::complete);
         return CommandDescriptor.ASYNC;
     }
 }

@@ -1,6 +1,6 @@
 package io.hostwide.tcm.pr;
 
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.PersistentReservations;
 import io.hostwide.tcm.lu.PrState;
@@ -24,7 +24,7 @@ import java.util.List;
 final class RegisterAndMove {
     private RegisterAndMove() {}
 
-    static int execute(TargetCommand cmd, long paramLength) {
+    static int execute(Command cmd, long paramLength) {
         if (paramLength < 24 || cmd.dataOutLength() < 24) {
             return cmd.fail(SenseReason.PARAMETER_LIST_LENGTH_ERROR);
         }
@@ -38,7 +38,7 @@ final class RegisterAndMove {
         }
         int rtpi = cmd.outU16(18);
         TargetPort destPort = null;
-        for (TargetPort p : cmd.session().port().target().ports()) {
+        for (TargetPort p : cmd.targetPort().target().ports()) {
             if (p.relativePortId() == rtpi) {
                 destPort = p;
             }
@@ -56,10 +56,10 @@ final class RegisterAndMove {
         }
     }
 
-    private static int move(PersistentReservations pr, TargetCommand cmd, long key, long saKey, String dest,
+    private static int move(PersistentReservations pr, Command cmd, long key, long saKey, String dest,
                             TargetPort destPort, boolean unreg, boolean aptpl) {
         PrState s = pr.state();
-        ItNexus me = cmd.session();
+        ItNexus me = cmd.nexus();
         Registration mine = s.registrationOf(me);
         if (mine == null || mine.key() != key) {
             return cmd.fail(SenseReason.RESERVATION_CONFLICT);

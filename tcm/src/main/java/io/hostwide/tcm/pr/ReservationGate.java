@@ -1,10 +1,10 @@
 package io.hostwide.tcm.pr;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
-import io.hostwide.tcm.CommandGate;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.ReservationRule;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandGate;
+import io.hostwide.tcm.dispatch.ReservationRule;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.PrState;
@@ -13,7 +13,7 @@ import io.hostwide.tcm.lu.Registration;
 import io.hostwide.tcm.spi.SenseReason;
 
 /**
- * The {@link io.hostwide.tcm.GateSlot#RESERVATION} gate: RESERVATION CONFLICT per the command row's
+ * The {@link io.hostwide.tcm.dispatch.GateSlot#RESERVATION} gate: RESERVATION CONFLICT per the command row's
  * {@link ReservationRule}. Fast path: one volatile read of the LU's {@link PrState}; with no reservation
  * (registrations alone never conflict) the command passes without a lock.
  *
@@ -31,7 +31,7 @@ import io.hostwide.tcm.spi.SenseReason;
 public final class ReservationGate implements CommandGate {
 
     @Override
-    public int enter(TargetCommand cmd) {
+    public int enter(Command cmd) {
         Device dev = cmd.device();
         if (dev == null) {
             return PASS;
@@ -40,7 +40,7 @@ public final class ReservationGate implements CommandGate {
         if (s.quiet()) {
             return PASS;
         }
-        ItNexus me = cmd.session();
+        ItNexus me = cmd.nexus();
         ItNexus spc2 = Spc2Reservations.live(s.spc2Holder());
         if (spc2 != null && spc2 != me && !spc2Allowed(cmd)) {
             return conflict(cmd);
@@ -51,12 +51,12 @@ public final class ReservationGate implements CommandGate {
         return PASS;
     }
 
-    private static int conflict(TargetCommand cmd) {
+    private static int conflict(Command cmd) {
         cmd.fail(SenseReason.RESERVATION_CONFLICT);
         return FAIL;
     }
 
-    private static boolean spc2Allowed(TargetCommand cmd) {
+    private static boolean spc2Allowed(Command cmd) {
         int op = cmd.opcode();
         return cmd.descriptor().has(CommandDescriptor.NO_LUN_OK) || op == ScsiOpcode.RELEASE_6
                 || op == ScsiOpcode.RELEASE_10;
@@ -89,7 +89,7 @@ public final class ReservationGate implements CommandGate {
         return registered;
     }
 
-    static boolean persistentAllowed(PrState s, TargetCommand cmd, ItNexus me) {
+    static boolean persistentAllowed(PrState s, Command cmd, ItNexus me) {
         ReservationRule rule = cmd.descriptor().reservation();
         if (rule == ReservationRule.ALWAYS_ALLOWED) {
             return true;

@@ -1,7 +1,7 @@
 package io.hostwide.tcm.pr;
 
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.PersistentReservations;
 import io.hostwide.tcm.lu.PrState;
@@ -19,9 +19,9 @@ import io.hostwide.tcm.spi.SenseReason;
 public final class Spc2Reservations {
     private Spc2Reservations() {}
 
-    public static int reserve(TargetCommand cmd) {
+    public static int reserve(Command cmd) {
         PersistentReservations pr = cmd.device().reservations();
-        ItNexus me = cmd.session();
+        ItNexus me = cmd.nexus();
         synchronized (pr) {
             PrState s = pr.state();
             if (!s.registrations().isEmpty()) {
@@ -36,9 +36,9 @@ public final class Spc2Reservations {
         }
     }
 
-    public static int release(TargetCommand cmd) {
+    public static int release(Command cmd) {
         PersistentReservations pr = cmd.device().reservations();
-        ItNexus me = cmd.session();
+        ItNexus me = cmd.nexus();
         synchronized (pr) {
             PrState s = pr.state();
             if (!s.registrations().isEmpty()) {

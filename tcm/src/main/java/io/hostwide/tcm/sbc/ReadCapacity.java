@@ -1,7 +1,7 @@
 package io.hostwide.tcm.sbc;
 
 import io.hostwide.scsi.spec.BigEndian;
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.spc.SpcSupport;
 
@@ -9,7 +9,7 @@ import io.hostwide.tcm.spc.SpcSupport;
 final class ReadCapacity {
     private ReadCapacity() {}
 
-    static int capacity10(TargetCommand cmd) {
+    static int capacity10(Command cmd) {
         Device dev = cmd.device();
         byte[] d = cmd.scratch(8);
         long last = dev.blockCount() - 1;
@@ -18,7 +18,7 @@ final class ReadCapacity {
         return cmd.respond(d, 8);
     }
 
-    static int capacity16(TargetCommand cmd) {
+    static int capacity16(Command cmd) {
         Device dev = cmd.device();
         byte[] d = cmd.scratch(32);
         BigEndian.put64(d, 0, dev.blockCount() - 1);

@@ -2,18 +2,18 @@ package io.hostwide.tcm.sbc;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.core.CommandTable;
-import io.hostwide.tcm.core.ReservationRule;
-import io.hostwide.tcm.core.Row;
-import io.hostwide.tcm.core.TransferLength;
+import io.hostwide.tcm.dispatch.CommandTable;
+import io.hostwide.tcm.dispatch.ReservationRule;
+import io.hostwide.tcm.dispatch.Row;
+import io.hostwide.tcm.dispatch.TransferLength;
 import io.hostwide.tcm.spc.SpcCommands;
 
-import static io.hostwide.tcm.core.CommandDescriptor.ALUA_STANDBY;
-import static io.hostwide.tcm.core.CommandDescriptor.BACKSTORE_IO;
-import static io.hostwide.tcm.core.CommandDescriptor.EXACT_DATA_OUT;
-import static io.hostwide.tcm.core.CommandDescriptor.MEDIUM_ACCESS;
-import static io.hostwide.tcm.core.CommandDescriptor.TRUNCATABLE_DATA_OUT;
-import static io.hostwide.tcm.core.CommandDescriptor.WRITES_MEDIUM;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.ALUA_STANDBY;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.BACKSTORE_IO;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.EXACT_DATA_OUT;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.MEDIUM_ACCESS;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.TRUNCATABLE_DATA_OUT;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.WRITES_MEDIUM;
 
 /**
  * The command table of a direct-access block device (peripheral device type 00h): SPC-4 commands plus SBC-4.

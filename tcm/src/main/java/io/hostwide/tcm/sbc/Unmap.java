@@ -1,7 +1,7 @@
 package io.hostwide.tcm.sbc;
 
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.lu.RangeLock;
@@ -21,7 +21,7 @@ final class Unmap {
     static final int HEADER = 8;
     static final int DESCRIPTOR = 16;
 
-    static int execute(TargetCommand cmd) {
+    static int execute(Command cmd) {
         Device dev = cmd.device();
         if (!SpcSupport.thin(dev)) {
             return cmd.fail(SenseReason.INVALID_COMMAND_OPERATION_CODE); // LBPU = 0: UNMAP is not supported

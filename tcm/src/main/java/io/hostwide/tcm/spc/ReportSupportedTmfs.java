@@ -1,6 +1,6 @@
 package io.hostwide.tcm.spc;
 
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.dispatch.Command;
 
 /**
  * REPORT SUPPORTED TASK MANAGEMENT FUNCTIONS (SPC-4 §6.36): what the installed task management layer declared
@@ -11,11 +11,11 @@ import io.hostwide.tcm.TargetCommand;
 public final class ReportSupportedTmfs {
     private ReportSupportedTmfs() {}
 
-    public static int execute(TargetCommand cmd) {
+    public static int execute(Command cmd) {
         boolean repd = (cmd.cdb()[2] & 0x80) != 0;
         int len = repd ? 16 : 4;
         byte[] d = cmd.scratch(len);
-        int bits = cmd.session().core().supportedTaskManagement();
+        int bits = cmd.supportedTaskManagement();
         d[0] = (byte) (bits >>> 8);
         d[1] = (byte) bits;
         if (repd) {

@@ -2,18 +2,18 @@ package io.hostwide.tcm.spc;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.ReservationRule;
-import io.hostwide.tcm.core.Row;
-import io.hostwide.tcm.core.TransferLength;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.ReservationRule;
+import io.hostwide.tcm.dispatch.Row;
+import io.hostwide.tcm.dispatch.TransferLength;
 
-import static io.hostwide.tcm.core.CommandDescriptor.ALUA_STANDBY;
-import static io.hostwide.tcm.core.CommandDescriptor.ALUA_TRANSITIONING;
-import static io.hostwide.tcm.core.CommandDescriptor.ALUA_UNAVAILABLE;
-import static io.hostwide.tcm.core.CommandDescriptor.HEAD_OF_QUEUE;
-import static io.hostwide.tcm.core.CommandDescriptor.MEDIUM_ACCESS;
-import static io.hostwide.tcm.core.CommandDescriptor.NO_LUN_OK;
-import static io.hostwide.tcm.core.CommandDescriptor.UA_EXEMPT;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.ALUA_STANDBY;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.ALUA_TRANSITIONING;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.ALUA_UNAVAILABLE;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.HEAD_OF_QUEUE;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.MEDIUM_ACCESS;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.NO_LUN_OK;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.UA_EXEMPT;
 
 /** Rows of the SPC-4 commands every device type shares (usage data per SPC-4 §6). */
 public final class SpcCommands {

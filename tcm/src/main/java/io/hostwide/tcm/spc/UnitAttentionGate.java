@@ -1,8 +1,8 @@
 package io.hostwide.tcm.spc;
 
-import io.hostwide.tcm.CommandGate;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandGate;
 import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.lu.UnitAttentionQueue;
 
@@ -13,7 +13,7 @@ import io.hostwide.tcm.lu.UnitAttentionQueue;
  */
 public final class UnitAttentionGate implements CommandGate {
     @Override
-    public int enter(TargetCommand cmd) {
+    public int enter(Command cmd) {
         SessionLun sl = cmd.sessionLun();
         if (sl == null) {
             return PASS;

@@ -5,7 +5,7 @@ import io.hostwide.scsi.spec.VpdPage;
 import io.hostwide.scsi.spec.VpdPage.BlockLimits;
 import io.hostwide.scsi.spec.VpdPage.Designator;
 import io.hostwide.scsi.spec.VpdPage.LogicalBlockProvisioning;
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.lu.Lun;
@@ -22,7 +22,7 @@ final class Vpd {
             VpdPage.EXTENDED_INQUIRY_DATA, io.hostwide.tcm.xcopy.ThirdPartyCopyVpd.PAGE, VpdPage.BLOCK_LIMITS, VpdPage.BLOCK_DEVICE_CHARACTERISTICS,
             VpdPage.LOGICAL_BLOCK_PROVISIONING};
 
-    static int execute(TargetCommand cmd, Device dev, int page) {
+    static int execute(Command cmd, Device dev, int page) {
         byte[] d = cmd.scratch(512);
         d[0] = (byte) dev.deviceType();
         d[1] = (byte) page;
@@ -59,8 +59,8 @@ final class Vpd {
     }
 
     /** SPC-4 §7.8.6: LU designators (NAA, T10 vendor ID), target port designators, target device name. */
-    private static int identification(byte[] d, TargetCommand cmd, Device dev) {
-        TargetPort port = cmd.session().port();
+    private static int identification(byte[] d, Command cmd, Device dev) {
+        TargetPort port = cmd.targetPort();
         Lun lun = cmd.sessionLun().lun();
         int proto = port.protocolIdentifier();
         int p = 4;

@@ -1,6 +1,6 @@
 package io.hostwide.tcm.xcopy;
 
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.RangeLock;
 
@@ -16,7 +16,7 @@ final class BlockCopier {
     private BlockCopier() {}
 
     /** @return false on a backstore I/O error */
-    static boolean copy(TargetCommand cmd, Device src, long srcLba, Device dst, long dstLba, int blocks) {
+    static boolean copy(Command cmd, Device src, long srcLba, Device dst, long dstLba, int blocks) {
         if (blocks == 0) {
             return true;
         }

@@ -2,11 +2,11 @@ package io.hostwide.tcm.xcopy;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.CommandTable;
-import io.hostwide.tcm.core.ReservationRule;
-import io.hostwide.tcm.core.Row;
-import io.hostwide.tcm.core.TransferLength;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandTable;
+import io.hostwide.tcm.dispatch.ReservationRule;
+import io.hostwide.tcm.dispatch.Row;
+import io.hostwide.tcm.dispatch.TransferLength;
 
 /** Command table rows of the copy manager: EXTENDED COPY (LID1) and RECEIVE COPY RESULTS (SPC-4 §6.4, §6.18). */
 public final class CopyCommands {

@@ -1,4 +1,4 @@
-package io.hostwide.tcm.core;
+package io.hostwide.tcm.dispatch;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
 

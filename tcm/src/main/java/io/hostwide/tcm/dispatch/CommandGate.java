@@ -1,4 +1,6 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.dispatch;
+
+
 
 /**
  * One check between CDB decoding and execution (the per-command gate sequence, see {@link GateSlot}).
@@ -8,14 +10,17 @@ public interface CommandGate {
 
     /** Continue with the next gate. */
     int PASS = 0;
-    /** The gate failed the command (it called {@link TargetCommand#fail}); the core completes it. */
+    /** The gate failed the command (it called {@link Command#fail}); the core completes it. */
     int FAIL = 1;
-    /** The gate parked the command and will call {@link TargetCore#resume(TargetCommand)} later, on any thread. */
+    /**
+     * The gate parked the command and has the core resume it later, on any thread, with the gate after it (only the
+     * core's own task-attribute gate parks commands).
+     */
     int DEFER = 2;
 
     /** @return {@link #PASS}, {@link #FAIL} or {@link #DEFER} */
-    int enter(TargetCommand cmd);
+    int enter(Command cmd);
 
     /** Called once for every command that passed this gate, after it completed and before the fabric sees it. */
-    default void exit(TargetCommand cmd) {}
+    default void exit(Command cmd) {}
 }

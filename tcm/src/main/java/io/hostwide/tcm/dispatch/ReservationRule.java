@@ -1,4 +1,4 @@
-package io.hostwide.tcm.core;
+package io.hostwide.tcm.dispatch;
 
 /**
  * How a command fares against a persistent reservation held by another I_T nexus (SPC-4 §5.13.1 Table 63),

@@ -1,4 +1,4 @@
-package io.hostwide.tcm.core;
+package io.hostwide.tcm.dispatch;
 
 /**
  * One row of a device type's command table (as tgt's per-device ops table): how to recognise, size, check and
@@ -26,7 +26,7 @@ public record CommandDescriptor(int opcode, int serviceAction, String name, int 
 
     /** Handler outcome: the command's result is set; the core completes it. */
     public static final int DONE = 0;
-    /** Handler outcome: the handler arranged completion itself through {@code TargetCore.complete}. */
+    /** Handler outcome: the handler completes the command itself, later, through {@link Command#complete()}. */
     public static final int ASYNC = 1;
 
     public static final int NO_DATA = 0;

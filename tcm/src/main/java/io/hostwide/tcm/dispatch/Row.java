@@ -1,4 +1,4 @@
-package io.hostwide.tcm.core;
+package io.hostwide.tcm.dispatch;
 
 /** Builder for {@link CommandDescriptor} rows, so command tables read as a list. */
 public final class Row {

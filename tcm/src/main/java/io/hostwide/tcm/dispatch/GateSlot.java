@@ -1,4 +1,4 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.dispatch;
 
 /**
  * The order of the per-command gates after LUN lookup / ACL and CDB decoding. Unit attention comes first
