@@ -3,6 +3,7 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.TaskAttribute;
+import io.hostwide.tcm.core.CommandTables;
 import io.hostwide.tcm.core.IoQueue;
 import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.dispatch.CommandGate;
@@ -16,8 +17,6 @@ import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.port.NodeAcl;
 import io.hostwide.tcm.port.ScsiTarget;
 import io.hostwide.tcm.port.TargetPort;
-import io.hostwide.tcm.sbc.SbcCommands;
-import io.hostwide.tcm.spc.NoLunCommands;
 import io.hostwide.tcm.spc.UnitAttentionGate;
 import io.hostwide.tcm.spi.Background;
 import io.hostwide.tcm.spi.Backstore;
@@ -49,7 +48,6 @@ public final class TargetCore implements AutoCloseable {
     private final List<Session> sessions = new CopyOnWriteArrayList<>();
     private final PowerOnLedger powerOnLedger = new PowerOnLedger();
     private final CommandGate[] gates = new CommandGate[GateSlot.values().length];
-    private final CommandTable noLunTable = NoLunCommands.table();
     private final TargetPort.Listener portListener = this::lunMapChanged;
     /** Bound once: the I/O queue's steps for every queued command (no per-command method reference). */
     private final IoQueue.Work queuedExecute = this::runQueued;
@@ -130,10 +128,8 @@ public final class TargetCore implements AutoCloseable {
 
     /** Creates a direct-access block device over {@code backstore}. */
     public Device addDevice(String name, Backstore backstore, DeviceAttributes attributes) {
-        boolean thin = attributes.thinProvisioning() && backstore.supportsUnmap();
         Device d = new Device(name, backstore, attributes);
-        LuRuntime rt = new LuRuntime(d, SbcCommands.table(thin, attributes.emulateCaw(),
-                attributes.emulateWriteAtomic(), attributes.emulateSanitize()));
+        LuRuntime rt = new LuRuntime(d, CommandTables.of(d));
         if (devices.putIfAbsent(name, rt) != null) {
             if (rt.ioQueue() != null) {
                 rt.ioQueue().close(); // its worker threads would outlive the refused device
@@ -268,7 +264,7 @@ public final class TargetCore implements AutoCloseable {
             cmd.runtime = map.runtimes()[lunNumber];
             table = cmd.runtime.commandTable();
         } else {
-            table = noLunTable;
+            table = CommandTables.noLun();
         }
         CommandDescriptor d = table.lookup(cdb);
         if (d == null) {

@@ -3,6 +3,7 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.tcm.core.CommandTables;
 import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import org.junit.jupiter.api.Test;
@@ -82,7 +83,7 @@ class ReportOpcodesTest {
 
     @Test
     void usageDataMarksTheControlByte() {
-        for (CommandDescriptor d : io.hostwide.tcm.sbc.SbcCommands.table().all()) {
+        for (CommandDescriptor d : CommandTables.full().all()) {
             assertThat(d.usage()[0] & 0xFF).isEqualTo(d.opcode());
             assertThat(d.usage()[d.cdbLength() - 1]).as(d.name()).isEqualTo((byte) 0x07);
             assertThat(d.nominalTimeout()).as(d.name()).isPositive();

@@ -5,11 +5,13 @@ import io.hostwide.scsi.spec.ScsiOpcode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.TreeMap;
 
 /**
  * The commands one device type implements, indexed by operation code and service action. Every opcode without a
  * row gets INVALID COMMAND OPERATION CODE; an opcode with service actions but none matching gets INVALID FIELD IN
- * CDB pointing at the service action field.
+ * CDB pointing at the service action field. Each command set (SPC, SBC, reservations, ALUA, copy manager) adds its
+ * own rows, and the VPD pages that describe it; the core assembles a device type's table from them.
  */
 public final class CommandTable {
     /** {@link #lookup} result code: no row for the opcode. */
@@ -19,6 +21,7 @@ public final class CommandTable {
 
     private final Object[] byOpcode = new Object[256]; // CommandDescriptor, or CommandDescriptor[] by service action
     private final List<CommandDescriptor> all = new ArrayList<>();
+    private final TreeMap<Integer, VpdPageWriter> vpdPages = new TreeMap<>();
 
     public CommandTable add(CommandDescriptor d) {
         int op = d.opcode() & 0xFF;
@@ -42,6 +45,27 @@ public final class CommandTable {
         all.add(d);
         all.sort(Comparator.comparingInt(CommandDescriptor::opcode).thenComparingInt(CommandDescriptor::serviceAction));
         return this;
+    }
+
+    /** Adds a VPD page that INQUIRY serves and lists for this table's device type. */
+    public CommandTable addVpdPage(int pageCode, VpdPageWriter writer) {
+        if (vpdPages.putIfAbsent(pageCode & 0xFF, writer) != null) {
+            throw new IllegalStateException("VPD page already in table: " + Integer.toHexString(pageCode));
+        }
+        return this;
+    }
+
+    /** The contributed VPD page {@code pageCode}, or null. */
+    public VpdPageWriter vpdPage(int pageCode) { return vpdPages.get(pageCode); }
+
+    /** The contributed VPD page codes, ascending. */
+    public int[] vpdPageCodes() {
+        int[] r = new int[vpdPages.size()];
+        int i = 0;
+        for (int code : vpdPages.keySet()) {
+            r[i++] = code;
+        }
+        return r;
     }
 
     /** Whether any row exists for {@code opcode}. */

@@ -109,6 +109,9 @@ public final class Device implements AutoCloseable {
 
     public int blockSize() { return backstore.blockSize(); }
 
+    /** Thin provisioning is in effect: asked for by the attributes and possible on the backstore (SBC-4 §4.7.3.3). */
+    public boolean thinProvisioned() { return attributes.thinProvisioning() && backstore.supportsUnmap(); }
+
     /** Capacity in blocks as the device reports it (READ CAPACITY returns this minus one). */
     public long blockCount() { return blockCount; }
 

@@ -46,4 +46,38 @@ public record PrState(int generation, List<Registration> registrations, int type
     }
 
     public boolean isHolder(ItNexus s) { return type != 0 && isHolder(registrationOf(s)); }
+
+    /** The SPC-2 holder unless its I_T nexus is gone (nexus loss releases the reservation, SPC-2 §5.5.1). */
+    public ItNexus liveSpc2Holder() {
+        return spc2Holder == null || spc2Holder.closed() ? null : spc2Holder;
+    }
+
+    /**
+     * SPC-4 §5.13.1 Table 63 for an I_T nexus that does not hold the persistent reservation: whether a command that
+     * reads ({@code write} false) or changes the medium passes, given whether the nexus is registered.
+     */
+    public boolean tableAllows(boolean write, boolean registered) {
+        if (PrType.writeExclusive(type) && !write) {
+            return true;
+        }
+        if (type == PrType.WRITE_EXCLUSIVE || type == PrType.EXCLUSIVE_ACCESS) {
+            return false;
+        }
+        return registered;
+    }
+
+    /**
+     * Whether I_T nexus {@code me} may read ({@code write} false) or write the medium under these reservations, the
+     * SPC-2 one first: the copy manager checks its copy targets with this (SPC-4 §6.4).
+     */
+    public boolean allows(ItNexus me, boolean write) {
+        if (quiet()) {
+            return true;
+        }
+        ItNexus spc2 = liveSpc2Holder();
+        if (spc2 != null && spc2 != me) {
+            return false;
+        }
+        return !reserved() || isHolder(me) || tableAllows(write, registrationOf(me) != null);
+    }
 }

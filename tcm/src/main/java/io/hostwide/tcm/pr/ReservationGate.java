@@ -8,7 +8,6 @@ import io.hostwide.tcm.dispatch.ReservationRule;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.PrState;
-import io.hostwide.tcm.lu.PrType;
 import io.hostwide.tcm.lu.Registration;
 import io.hostwide.tcm.spi.SenseReason;
 
@@ -41,7 +40,7 @@ public final class ReservationGate implements CommandGate {
             return PASS;
         }
         ItNexus me = cmd.nexus();
-        ItNexus spc2 = Spc2Reservations.live(s.spc2Holder());
+        ItNexus spc2 = s.liveSpc2Holder();
         if (spc2 != null && spc2 != me && !spc2Allowed(cmd)) {
             return conflict(cmd);
         }
@@ -60,33 +59,6 @@ public final class ReservationGate implements CommandGate {
         int op = cmd.opcode();
         return cmd.descriptor().has(CommandDescriptor.NO_LUN_OK) || op == ScsiOpcode.RELEASE_6
                 || op == ScsiOpcode.RELEASE_10;
-    }
-
-    /**
-     * Whether I_T nexus {@code me} may access {@code dev} with a command of {@code rule} (READ or WRITE) under
-     * the LU's current reservations: the copy manager checks its copy targets with this (SPC-4 §6.4).
-     */
-    public static boolean allowed(Device dev, ItNexus me, ReservationRule rule) {
-        PrState s = dev.reservations().state();
-        if (s.quiet()) {
-            return true;
-        }
-        ItNexus spc2 = Spc2Reservations.live(s.spc2Holder());
-        if (spc2 != null && spc2 != me) {
-            return false;
-        }
-        return !s.reserved() || s.isHolder(me) || tableAllows(s, rule, s.registrationOf(me) != null);
-    }
-
-    private static boolean tableAllows(PrState s, ReservationRule rule, boolean registered) {
-        int type = s.type();
-        if (PrType.writeExclusive(type) && rule == ReservationRule.READ) {
-            return true;
-        }
-        if (type == PrType.WRITE_EXCLUSIVE || type == PrType.EXCLUSIVE_ACCESS) {
-            return false;
-        }
-        return registered;
     }
 
     static boolean persistentAllowed(PrState s, Command cmd, ItNexus me) {
@@ -109,6 +81,6 @@ public final class ReservationGate implements CommandGate {
                 return true;
             }
         }
-        return tableAllows(s, rule == ReservationRule.READ ? rule : ReservationRule.WRITE, mine != null);
+        return s.tableAllows(rule != ReservationRule.READ, mine != null);
     }
 }

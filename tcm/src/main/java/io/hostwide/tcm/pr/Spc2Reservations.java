@@ -27,7 +27,7 @@ public final class Spc2Reservations {
             if (!s.registrations().isEmpty()) {
                 return s.isHolder(me) ? CommandDescriptor.DONE : cmd.fail(SenseReason.RESERVATION_CONFLICT);
             }
-            ItNexus holder = live(s.spc2Holder());
+            ItNexus holder = s.liveSpc2Holder();
             if (holder != null && holder != me) {
                 return cmd.fail(SenseReason.RESERVATION_CONFLICT);
             }
@@ -44,16 +44,11 @@ public final class Spc2Reservations {
             if (!s.registrations().isEmpty()) {
                 return s.isHolder(me) ? CommandDescriptor.DONE : cmd.fail(SenseReason.RESERVATION_CONFLICT);
             }
-            ItNexus holder = live(s.spc2Holder());
+            ItNexus holder = s.liveSpc2Holder();
             if (holder == me || (holder == null && s.spc2Holder() != null)) {
                 pr.publish(new PrState(s.generation(), s.registrations(), s.type(), s.holder(), null, s.aptpl()));
             }
             return CommandDescriptor.DONE;
         }
-    }
-
-    /** The holder unless its I_T nexus is gone (nexus loss releases the reservation, SPC-2 §5.5.1). */
-    static ItNexus live(ItNexus holder) {
-        return holder == null || holder.closed() ? null : holder;
     }
 }

@@ -5,7 +5,6 @@ import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.lu.RangeLock;
-import io.hostwide.tcm.spc.SpcSupport;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.io.IOException;
@@ -23,7 +22,7 @@ final class Unmap {
 
     static int execute(Command cmd) {
         Device dev = cmd.device();
-        if (!SpcSupport.thin(dev)) {
+        if (!dev.thinProvisioned()) {
             return cmd.fail(SenseReason.INVALID_COMMAND_OPERATION_CODE); // LBPU = 0: UNMAP is not supported
         }
         if ((cmd.cdb()[1] & 0x01) != 0) {

@@ -6,7 +6,6 @@ import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.dispatch.TransferLength;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.RangeLock;
-import io.hostwide.tcm.spc.SpcSupport;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.io.IOException;
@@ -40,7 +39,7 @@ final class WriteSame {
             return cmd.failCdbField(1, 4);
         }
         boolean unmap = (cdb[1] & UNMAP) != 0;
-        if (unmap && !SpcSupport.thin(dev)) {
+        if (unmap && !dev.thinProvisioned()) {
             return cmd.failCdbField(1, 3);
         }
         long lba = BlockCdb.lba(cdb);

@@ -4,11 +4,9 @@ import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.dispatch.CommandDescriptor;
-import io.hostwide.tcm.dispatch.ReservationRule;
 import io.hostwide.tcm.lu.CopyResults;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.SessionLun;
-import io.hostwide.tcm.pr.ReservationGate;
 import io.hostwide.tcm.spi.Sense;
 import io.hostwide.tcm.spi.SenseReason;
 
@@ -185,8 +183,8 @@ public final class ExtendedCopy {
             if (devs[di].writeProtected() || readOnlyFor(cmd, devs[di])) {
                 return SenseReason.WRITE_PROTECTED;
             }
-            if (!ReservationGate.allowed(devs[si], cmd.nexus(), ReservationRule.READ)
-                    || !ReservationGate.allowed(devs[di], cmd.nexus(), ReservationRule.WRITE)) {
+            if (!devs[si].reservations().state().allows(cmd.nexus(), false)
+                    || !devs[di].reservations().state().allows(cmd.nexus(), true)) {
                 return SenseReason.RESERVATION_CONFLICT; // a copy target reserved by another I_T nexus
             }
             plan[s] = new Segment(devs[si], devs[di], srcLba, dstLba, blocks);
