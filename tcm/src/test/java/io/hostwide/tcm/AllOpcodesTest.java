@@ -7,6 +7,7 @@ import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.tcm.backstore.RamBackstore;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

@@ -7,6 +7,7 @@ import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.lu.AluaAccessState;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;

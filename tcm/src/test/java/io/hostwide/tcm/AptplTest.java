@@ -2,10 +2,13 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.tcm.backstore.RamBackstore;
+import io.hostwide.tcm.core.CoreConfig;
+import io.hostwide.tcm.core.Session;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.port.ScsiTarget;
 import io.hostwide.tcm.port.TargetPort;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -4,8 +4,10 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.tcm.backstore.RamBackstore;
+import io.hostwide.tcm.core.Session;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.port.NodeAcl;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import static io.hostwide.tcm.Harness.cdb;

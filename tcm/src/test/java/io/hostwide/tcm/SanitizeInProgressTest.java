@@ -8,6 +8,7 @@ import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.backstore.RamBackstore;
 import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.TargetCommand;
 import io.hostwide.tcm.tmf.TmfFunction;
 import io.hostwide.tcm.tmf.TmfResult;
 import org.junit.jupiter.api.Test;

@@ -2,12 +2,16 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.TaskAttribute;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.core.TaskAttributeGate;
+import io.hostwide.tcm.core.TaskSet;
 import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.dispatch.CommandGate;
 import io.hostwide.tcm.dispatch.GateSlot;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.spi.Backstore;
 import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

@@ -1,8 +1,10 @@
 package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.TaskAttribute;
+import io.hostwide.tcm.core.Session;
 import io.hostwide.tcm.spi.Fabric;
 import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.TargetCommand;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;

@@ -4,9 +4,11 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.tcm.backstore.RamBackstore;
+import io.hostwide.tcm.core.Session;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.lu.UnitAttentionQueue;
 import io.hostwide.tcm.spi.Backstore;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -4,7 +4,7 @@ import io.hostwide.iscsi.pdu.AsyncMessage;
 import io.hostwide.iscsi.spec.AsyncEvent;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.LunAddress;
-import io.hostwide.tcm.Session;
+import io.hostwide.tcm.core.Session;
 import io.hostwide.tcm.lu.SessionLun;
 import java.nio.ByteBuffer;
 import java.util.concurrent.LinkedBlockingQueue;

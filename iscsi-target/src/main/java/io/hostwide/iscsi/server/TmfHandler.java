@@ -4,7 +4,7 @@ import io.hostwide.iscsi.pdu.TaskManagementRequest;
 import io.hostwide.iscsi.pdu.TaskManagementResponse;
 import io.hostwide.iscsi.spec.TaskManagement;
 import io.hostwide.scsi.spec.LunAddress;
-import io.hostwide.tcm.Session;
+import io.hostwide.tcm.core.Session;
 import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.port.ScsiTarget;
@@ -42,7 +42,7 @@ final class TmfHandler {
         }
         int held = endHeldTasks(f, r);
         endHeldTasksOfOtherSessions(f, r.lun());
-        nexus.core().taskManagement().request(nexus, f, r.lun(), r.referencedTaskTag() & 0xffff_ffffL,
+        ffp.conn.server.registry.taskManagement().request(nexus, f, r.lun(), r.referencedTaskTag() & 0xffff_ffffL,
                 result -> answer(r, f, held, result));
     }
 

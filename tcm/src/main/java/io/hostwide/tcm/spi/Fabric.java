@@ -1,6 +1,6 @@
 package io.hostwide.tcm.spi;
 
-import io.hostwide.tcm.TargetCommand;
+
 
 /**
  * The transport SPI: what the core asks of a fabric (iSCSI, the in-process loop fabric, a test fabric).

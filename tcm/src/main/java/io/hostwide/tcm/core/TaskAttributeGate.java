@@ -1,10 +1,10 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.core;
 
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.dispatch.CommandGate;
-import io.hostwide.tcm.lu.Device;
+
 
 /**
  * SAM-5 task attribute ordering with LIO's 2021 algorithm (digest §6.3; seed 002, patches 1-2):
@@ -25,13 +25,13 @@ public final class TaskAttributeGate implements CommandGate {
     static final int PARKED_SIMPLE = 3;
     static final int PARKED_ORDERED = 4;
 
-    private final TargetCore core;
+    private final Pipeline pipeline;
 
-    public TaskAttributeGate(TargetCore core) { this.core = core; }
+    public TaskAttributeGate(Pipeline pipeline) { this.pipeline = pipeline; }
 
     @Override
     public int enter(Command c) {
-        TargetCommand cmd = (TargetCommand) c; // the core's own gate: every command is the core's
+        CoreCommand cmd = (CoreCommand) c; // the core's own gate: every command is the core's
         if (cmd.runtime == null) {
             return PASS; // no logical unit, no task set
         }
@@ -64,7 +64,7 @@ public final class TaskAttributeGate implements CommandGate {
 
     @Override
     public void exit(Command c) {
-        TargetCommand cmd = (TargetCommand) c;
+        CoreCommand cmd = (CoreCommand) c;
         if (cmd.runtime == null) {
             return;
         }
@@ -94,7 +94,7 @@ public final class TaskAttributeGate implements CommandGate {
      * @return false when the command is not parked (it runs or ran; abort it by other means)
      */
     public boolean abortParked(Command c) {
-        TargetCommand cmd = (TargetCommand) c;
+        CoreCommand cmd = (CoreCommand) c;
         if (cmd.runtime == null) {
             return false;
         }
@@ -113,18 +113,17 @@ public final class TaskAttributeGate implements CommandGate {
     }
 
     /**
-     * Completes the parked commands of {@code dev} a task management function marked for abort: they never
+     * Completes the parked commands of a task set that a task management function marked for abort: they never
      * started, so they leave the delayed list (uncounted) and end at once (SAM-5 §7.2). Commands behind a removed
      * ORDERED one may then run. A command marked after this sweep still never runs its handler: the core skips
      * handlers of aborted commands when the drainer resumes it.
      */
-    public void abortParked(Device dev) {
-        TaskSet ts = core.taskSet(dev);
-        TargetCommand aborted = ts.unlinkAborted();
+    public void abortParked(TaskSet ts) {
+        CoreCommand aborted = ts.unlinkAborted();
         while (aborted != null) {
-            TargetCommand next = aborted.parkedNext;
+            CoreCommand next = aborted.parkedNext;
             aborted.parkedNext = null;
-            core.complete(aborted);
+            pipeline.complete(aborted);
             aborted = next;
         }
         if (ts.delayedCount.get() > 0) {
@@ -140,7 +139,7 @@ public final class TaskAttributeGate implements CommandGate {
         int missed = 1;
         do {
             while (true) {
-                TargetCommand next;
+                CoreCommand next;
                 synchronized (ts) {
                     next = ts.takeRunnable();
                 }
@@ -148,7 +147,7 @@ public final class TaskAttributeGate implements CommandGate {
                     break;
                 }
                 try {
-                    core.resume(next);
+                    pipeline.resume(next);
                 } catch (RuntimeException e) {
                     // only a fabric's complete() throws out of resume; draining must go on (drainWip would stick)
                     Thread t = Thread.currentThread();

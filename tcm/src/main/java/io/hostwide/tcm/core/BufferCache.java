@@ -1,4 +1,4 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.core;
 
 import java.nio.ByteBuffer;
 

@@ -1,4 +1,4 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.core;
 
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.tcm.lu.ItNexus;
@@ -8,11 +8,13 @@ import io.hostwide.tcm.port.MappedLun;
 import io.hostwide.tcm.port.NodeAcl;
 import io.hostwide.tcm.port.TargetPort;
 import io.hostwide.tcm.spi.Fabric;
+import io.hostwide.tcm.spi.TargetCommand;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+
 
 /**
  * One I_T nexus: an initiator port logged in to a target port (SAM-5 §4.6.2). Registered with the core so that
@@ -26,7 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Session implements ItNexus, AutoCloseable {
     private static final AtomicLong IDS = new AtomicLong();
 
-    private final TargetCore core;
+    /** The core's registry (config, power-on ledger, what it attached to devices); named for what it stands for. */
+    private final Registry core;
+    private final Pipeline pipeline;
     private final TargetPort port;
     private final String targetPortName;
     private final Fabric fabric;
@@ -37,13 +41,14 @@ public final class Session implements ItNexus, AutoCloseable {
     private final CommandPool pool;
     private volatile LunMap luns = LunMap.EMPTY; // copy-on-write
     /** Every command object this session owns (pooled or in flight), scanned by task management. */
-    private final CopyOnWriteArrayList<TargetCommand> commands = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<CoreCommand> commands = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
     private volatile UnitAttentionListener unitAttentionListener;
 
-    Session(TargetCore core, TargetPort port, Fabric fabric, String initiatorName, String initiatorPortName,
-            NodeAcl acl, int poolSize) {
+    Session(Registry core, Pipeline pipeline, TargetPort port, Fabric fabric, String initiatorName,
+            String initiatorPortName, NodeAcl acl, int poolSize) {
         this.core = core;
+        this.pipeline = pipeline;
         this.port = port;
         this.targetPortName = port.portName();
         this.fabric = fabric;
@@ -55,9 +60,9 @@ public final class Session implements ItNexus, AutoCloseable {
 
     /** A command from the pool (or a new one when the pool is empty), ready for {@link TargetCommand#setup}. */
     public TargetCommand newCommand() {
-        TargetCommand c = pool.poll();
+        CoreCommand c = pool.poll();
         if (c == null) {
-            c = new TargetCommand(this);
+            c = new CoreCommand(this);
             commands.add(c); // only while the pool warms up or overflows: not the steady state
         }
         c.markPrepared();
@@ -65,17 +70,30 @@ public final class Session implements ItNexus, AutoCloseable {
         return c;
     }
 
-    void recycle(TargetCommand c) {
+    void recycle(CoreCommand c) {
         if (!pool.offer(c)) {
             commands.remove(c); // left to the garbage collector
         }
     }
 
     /** The command objects of this session, for task management scans (SAM-5 §7); most are idle. */
-    public List<TargetCommand> commandObjects() { return commands; }
+    public List<CoreCommand> commandObjects() { return commands; }
 
-    /** Submits a command of this session (same as {@link TargetCore#submit}). */
-    public void submit(TargetCommand cmd) { core.submit(cmd); }
+    /**
+     * Hands a command to the core; completion arrives through {@link Fabric#complete}.
+     *
+     * @throws IllegalStateException when submitted twice or not taken from {@link #newCommand()}
+     */
+    public void submit(TargetCommand cmd) {
+        if (!(cmd instanceof CoreCommand c)) {
+            throw new IllegalStateException("not a command of a session of this core: " + cmd);
+        }
+        pipeline.submit(c);
+    }
+
+    Pipeline pipeline() { return pipeline; }
+
+    Registry registry() { return core; }
 
     /** The LUN map: index = LUN number; each LUN with what the core attached to its device. */
     record LunMap(SessionLun[] luns, LuRuntime[] runtimes) {
@@ -95,7 +113,6 @@ public final class Session implements ItNexus, AutoCloseable {
 
     public Fabric fabric() { return fabric; }
 
-    public TargetCore core() { return core; }
 
     @Override
     public String initiatorName() { return initiatorName; }

@@ -1,31 +1,32 @@
-package io.hostwide.tcm.tmf;
+package io.hostwide.tcm.core;
 
-import io.hostwide.tcm.TargetCommand;
+
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The commands one task management request aborted, each with the abort word of the submission it hit, and the
  * action to run once every one of them has been seen by its fabric. A command counts as gone when its word shows
- * {@link TargetCommand#ABORT_DELIVERED} or a later submission (it was released and reused).
+ * {@link CoreCommand#ABORT_DELIVERED} or a later submission (it was released and reused).
  */
 final class AbortOperation {
-    private TargetCommand[] commands = new TargetCommand[8];
+    private CoreCommand[] commands = new CoreCommand[8];
     private long[] words = new long[8];
     private int count;
     private final Runnable onDone;
-    private final java.util.List<AbortOperation> registry;
+    private final List<AbortOperation> registry;
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile boolean armed; // set after the scan: notifications before it are ignored, then re-checked
 
     /** @param registry the task manager's list of waiting operations: left before {@code onDone} runs */
-    AbortOperation(Runnable onDone, java.util.List<AbortOperation> registry) {
+    AbortOperation(Runnable onDone, List<AbortOperation> registry) {
         this.onDone = onDone;
         this.registry = registry;
     }
 
-    void add(TargetCommand c, long word) {
+    void add(CoreCommand c, long word) {
         if (count == commands.length) {
             commands = Arrays.copyOf(commands, count * 2);
             words = Arrays.copyOf(words, count * 2);
@@ -45,8 +46,8 @@ final class AbortOperation {
         }
         for (int i = 0; i < count; i++) {
             long w = commands[i].abortWord();
-            if (TargetCommand.sequence(w) == TargetCommand.sequence(words[i])
-                    && (w & TargetCommand.ABORT_DELIVERED) == 0) {
+            if (CoreCommand.sequence(w) == CoreCommand.sequence(words[i])
+                    && (w & CoreCommand.ABORT_DELIVERED) == 0) {
                 return false;
             }
         }

@@ -1,8 +1,9 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
+
 
 /**
  * Free list of a session's commands: a bounded multi-producer multi-consumer ring (Vyukov's sequence-numbered
@@ -13,11 +14,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class CommandPool {
     private static final VarHandle SEQ = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(TargetCommand[].class);
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(CoreCommand[].class);
 
     private final int mask;
     private final long[] sequence;
-    private final TargetCommand[] slots;
+    private final CoreCommand[] slots;
     private final AtomicLong head = new AtomicLong(); // consumers
     private final AtomicLong tail = new AtomicLong(); // producers
 
@@ -25,13 +26,13 @@ final class CommandPool {
         int cap = Integer.highestOneBit(Math.max(2, capacity - 1)) << 1;
         this.mask = cap - 1;
         this.sequence = new long[cap];
-        this.slots = new TargetCommand[cap];
+        this.slots = new CoreCommand[cap];
         for (int i = 0; i < cap; i++) {
             sequence[i] = i;
         }
     }
 
-    boolean offer(TargetCommand c) {
+    boolean offer(CoreCommand c) {
         while (true) {
             long t = tail.get();
             int i = (int) t & mask;
@@ -48,14 +49,14 @@ final class CommandPool {
         }
     }
 
-    TargetCommand poll() {
+    CoreCommand poll() {
         while (true) {
             long h = head.get();
             int i = (int) h & mask;
             long seq = (long) SEQ.getAcquire(sequence, i); // acquire: pairs with offer's setRelease
             if (seq == h + 1) {
                 if (head.compareAndSet(h, h + 1)) {
-                    TargetCommand c = (TargetCommand) SLOT.getOpaque(slots, i);
+                    CoreCommand c = (CoreCommand) SLOT.getOpaque(slots, i);
                     SLOT.setOpaque(slots, i, null);
                     SEQ.setRelease(sequence, i, h + mask + 1); // release: frees the slot for offer's getAcquire
                     return c;

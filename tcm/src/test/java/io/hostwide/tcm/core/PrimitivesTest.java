@@ -1,4 +1,4 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.core;
 
 import io.hostwide.tcm.lu.RangeLock;
 import org.junit.jupiter.api.Test;
@@ -19,9 +19,9 @@ class PrimitivesTest {
     @Test
     void poolIsBoundedAndFifo() {
         CommandPool p = new CommandPool(4);
-        TargetCommand[] cs = new TargetCommand[5];
+        CoreCommand[] cs = new CoreCommand[5];
         for (int i = 0; i < 5; i++) {
-            cs[i] = new TargetCommand(null);
+            cs[i] = new CoreCommand(null);
         }
         for (int i = 0; i < 4; i++) {
             assertThat(p.offer(cs[i])).isTrue();
@@ -42,13 +42,13 @@ class PrimitivesTest {
     @Test
     void poolNeverHandsOneCommandToTwoThreads() throws Exception {
         CommandPool p = new CommandPool(128);
-        List<TargetCommand> all = new ArrayList<>();
+        List<CoreCommand> all = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
-            TargetCommand c = new TargetCommand(null);
+            CoreCommand c = new CoreCommand(null);
             all.add(c);
             p.offer(c);
         }
-        Set<TargetCommand> held = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+        Set<CoreCommand> held = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
         AtomicInteger duplicates = new AtomicInteger();
         AtomicInteger refused = new AtomicInteger();
         CountDownLatch go = new CountDownLatch(1);
@@ -61,7 +61,7 @@ class PrimitivesTest {
                     return;
                 }
                 for (int i = 0; i < 50_000; i++) {
-                    TargetCommand c = p.poll();
+                    CoreCommand c = p.poll();
                     if (c == null) {
                         continue;
                     }
@@ -82,8 +82,8 @@ class PrimitivesTest {
             th.join(60_000);
         }
         assertThat(duplicates.get()).isZero();
-        Set<TargetCommand> back = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (TargetCommand c; (c = p.poll()) != null; ) {
+        Set<CoreCommand> back = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (CoreCommand c; (c = p.poll()) != null; ) {
             back.add(c);
         }
         assertThat(back.size() + refused.get()).isEqualTo(64);

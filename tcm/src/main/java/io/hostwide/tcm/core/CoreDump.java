@@ -1,4 +1,4 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.core;
 
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.Lun;
@@ -13,7 +13,7 @@ import java.util.List;
 final class CoreDump {
     private CoreDump() {}
 
-    static String dump(TargetCore core, List<LuRuntime> runtimes) {
+    static String dump(Registry core, List<LuRuntime> runtimes) {
         StringBuilder sb = new StringBuilder();
         for (ScsiTarget t : core.targets()) {
             sb.append("target ").append(t.name()).append('\n');

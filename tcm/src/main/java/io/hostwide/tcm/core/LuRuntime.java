@@ -1,7 +1,5 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.core;
 
-import io.hostwide.tcm.core.BlkIoQueue;
-import io.hostwide.tcm.core.IoQueue;
 import io.hostwide.tcm.dispatch.CommandTable;
 import io.hostwide.tcm.lu.Device;
 

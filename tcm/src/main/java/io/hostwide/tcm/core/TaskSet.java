@@ -1,6 +1,7 @@
-package io.hostwide.tcm;
+package io.hostwide.tcm.core;
 
 import java.util.concurrent.atomic.AtomicInteger;
+
 
 /**
  * A logical unit's task set ordering state (SAM-5 §8.6), the counters of LIO's 2021 algorithm (digest §6.3):
@@ -19,9 +20,9 @@ public final class TaskSet {
     final AtomicInteger delayedCount = new AtomicInteger();
     /** Guarded by this. */
     boolean orderedSyncInProgress;
-    /** Guarded by this: FIFO of parked commands linked through {@link TargetCommand#parkedNext}. */
-    TargetCommand delayedHead;
-    TargetCommand delayedTail;
+    /** Guarded by this: FIFO of parked commands linked through {@link CoreCommand#parkedNext}. */
+    CoreCommand delayedHead;
+    CoreCommand delayedTail;
     /** Work-in-progress counter: one drainer at a time, requests while it drains make it loop. */
     final AtomicInteger drainWip = new AtomicInteger();
 
@@ -33,7 +34,7 @@ public final class TaskSet {
 
     public synchronized boolean orderedInProgress() { return orderedSyncInProgress; }
 
-    synchronized void park(TargetCommand c) {
+    synchronized void park(CoreCommand c) {
         c.parkedNext = null;
         if (delayedTail == null) {
             delayedHead = c;
@@ -44,9 +45,9 @@ public final class TaskSet {
     }
 
     /** Unlinks a parked command; returns false when it is not parked here. Caller holds this. */
-    boolean unlink(TargetCommand c) {
-        TargetCommand prev = null;
-        for (TargetCommand x = delayedHead; x != null; prev = x, x = x.parkedNext) {
+    boolean unlink(CoreCommand c) {
+        CoreCommand prev = null;
+        for (CoreCommand x = delayedHead; x != null; prev = x, x = x.parkedNext) {
             if (x == c) {
                 if (prev == null) {
                     delayedHead = x.parkedNext;
@@ -65,12 +66,12 @@ public final class TaskSet {
     }
 
     /** Unlinks every parked command whose abort was requested; returns them chained through parkedNext. */
-    synchronized TargetCommand unlinkAborted() {
-        TargetCommand out = null;
-        TargetCommand prev = null;
-        TargetCommand c = delayedHead;
+    synchronized CoreCommand unlinkAborted() {
+        CoreCommand out = null;
+        CoreCommand prev = null;
+        CoreCommand c = delayedHead;
         while (c != null) {
-            TargetCommand next = c.parkedNext;
+            CoreCommand next = c.parkedNext;
             if (c.abortRequested()) {
                 if (prev == null) {
                     delayedHead = next;
@@ -93,8 +94,8 @@ public final class TaskSet {
     }
 
     /** Removes and returns the head when it may run now, per the 2021 rules; null otherwise. Caller holds this. */
-    TargetCommand takeRunnable() {
-        TargetCommand head = delayedHead;
+    CoreCommand takeRunnable() {
+        CoreCommand head = delayedHead;
         if (orderedSyncInProgress || head == null) {
             return null;
         }
