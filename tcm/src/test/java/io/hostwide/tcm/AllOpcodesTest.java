@@ -5,6 +5,7 @@ import io.hostwide.scsi.spec.CdbGroup;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.tcm.backstore.RamBackstore;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.spi.SenseReason;
 import io.hostwide.tcm.spi.TargetCommand;
@@ -51,8 +52,8 @@ class AllOpcodesTest {
             int good = 0;
             java.util.Map<SenseReason, Integer> reasons = new java.util.TreeMap<>();
             for (int i = 0; i < 10_000; i++) {
-                java.util.List<io.hostwide.tcm.dispatch.CommandDescriptor> rows = h.core.commandTable(h.device).all();
-                io.hostwide.tcm.dispatch.CommandDescriptor row = rows.get(rnd.nextInt(rows.size()));
+                java.util.List<CommandDescriptor> rows = h.core.commandTable(h.device).all();
+                CommandDescriptor row = rows.get(rnd.nextInt(rows.size()));
                 int op = rnd.nextInt(5) == 0 ? rnd.nextInt(256) : row.opcode();
                 if (op == 0x1B || op == 0x48) { // START STOP / SANITIZE: ejecting or erasing is covered elsewhere
                     continue;

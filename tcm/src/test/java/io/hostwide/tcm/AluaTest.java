@@ -3,6 +3,7 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.tcm.lu.AluaAccessState;
 import io.hostwide.tcm.lu.AluaGroups;
@@ -163,7 +164,7 @@ class AluaTest {
             p[8] = 0x0F;            // transitioning may not be requested
             TestFabric.Result r = t.a.out(stpg(12), p);
             assertThat(r.ascAscq()).isEqualTo(Asc.INVALID_FIELD_IN_PARAMETER_LIST);
-            assertThat(r.fieldPointer()).isEqualTo(io.hostwide.scsi.spec.SenseData.fieldPointer(false, 8, 3));
+            assertThat(r.fieldPointer()).isEqualTo(SenseData.fieldPointer(false, 8, 3));
             p[8] = 0x00;
             p[11] = 9;              // no such group
             assertThat(t.a.out(stpg(12), p).ascAscq()).isEqualTo(Asc.INVALID_FIELD_IN_PARAMETER_LIST);

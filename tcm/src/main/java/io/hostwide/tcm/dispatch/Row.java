@@ -1,4 +1,5 @@
 package io.hostwide.tcm.dispatch;
+import io.hostwide.scsi.spec.CdbGroup;
 
 /** Builder for {@link CommandDescriptor} rows, so command tables read as a list. */
 public final class Row {
@@ -18,7 +19,7 @@ public final class Row {
     private Row(int opcode, String name) {
         this.opcode = opcode;
         this.name = name;
-        this.cdbLength = io.hostwide.scsi.spec.CdbGroup.lengthOf(opcode);
+        this.cdbLength = CdbGroup.lengthOf(opcode);
     }
 
     public static Row of(int opcode, String name) { return new Row(opcode, name); }

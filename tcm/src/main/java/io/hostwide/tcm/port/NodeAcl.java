@@ -1,5 +1,6 @@
 package io.hostwide.tcm.port;
 
+import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.tcm.lu.Lun;
 
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ public final class NodeAcl {
         if (l == null) {
             throw new IllegalArgumentException("no LUN " + portLun + " on " + port.portName());
         }
-        if (mappedLun < 0 || mappedLun > io.hostwide.scsi.spec.LunAddress.MAX_FLAT_LUN) {
+        if (mappedLun < 0 || mappedLun > LunAddress.MAX_FLAT_LUN) {
             throw new IllegalArgumentException("mapped LUN out of range: " + mappedLun);
         }
         synchronized (this) {

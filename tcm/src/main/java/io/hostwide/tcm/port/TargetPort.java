@@ -1,5 +1,6 @@
 package io.hostwide.tcm.port;
 
+import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.Lun;
 
@@ -55,7 +56,7 @@ public final class TargetPort {
 
     /** Exports {@code device} as LUN {@code lunNumber} of this port. */
     public Lun addLun(int lunNumber, Device device) {
-        if (lunNumber < 0 || lunNumber > io.hostwide.scsi.spec.LunAddress.MAX_FLAT_LUN) {
+        if (lunNumber < 0 || lunNumber > LunAddress.MAX_FLAT_LUN) {
             throw new IllegalArgumentException("LUN out of range: " + lunNumber);
         }
         Lun l;

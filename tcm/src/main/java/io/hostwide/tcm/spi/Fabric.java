@@ -1,13 +1,11 @@
 package io.hostwide.tcm.spi;
 
-
-
 /**
  * The transport SPI: what the core asks of a fabric (iSCSI, the in-process loop fabric, a test fabric).
  * The fabric owns the wire; the core owns SCSI. A fabric never interprets a CDB and never writes sense bytes.
  *
- * <p>A fabric hands a command to the core with {@link TargetCore#submit(TargetCommand)} after it has collected
- * all Data-Out (see {@link TargetCommand}); the core answers through {@link #complete(TargetCommand)}.
+ * <p>A fabric hands a command to the core with its session's {@code submit} after it has collected all Data-Out
+ * (see {@link TargetCommand}); the core answers through {@link #complete(TargetCommand)}.
  */
 public interface Fabric {
 
