@@ -77,7 +77,7 @@ public final class Session implements ItNexus, AutoCloseable {
     }
 
     /** The command objects of this session, for task management scans (SAM-5 §7); most are idle. */
-    public List<CoreCommand> commandObjects() { return commands; }
+    List<CoreCommand> commandObjects() { return commands; }
 
     /**
      * Hands a command to the core; completion arrives through {@link Fabric#complete}.
