@@ -113,7 +113,7 @@ class LayeringTest {
         assertThat(violations(CLI_FREE_OF_CYCLES)).as("bench <-> stat cycle")
                 .anyMatch(d -> d.contains("Cycle detected: Slice bench -> ") && d.contains("Slice stat"));
         assertThat(violations(INITIATOR_DOES_NOT_USE_TARGET)).as("scsi.mid -> tcm")
-                .anyMatch(d -> d.contains("InitiatorReachesTarget") && d.contains("io.hostwide.tcm.SenseReason"));
+                .anyMatch(d -> d.contains("InitiatorReachesTarget") && d.contains("io.hostwide.tcm.spi.SenseReason"));
         assertThat(violations(TARGET_DOES_NOT_USE_INITIATOR)).as("tcm -> scsi.sd")
                 .anyMatch(d -> d.contains("TargetReachesInitiator") && d.contains("io.hostwide.scsi.sd.ScsiDisk"));
     }

@@ -1,6 +1,5 @@
 package io.hostwide.loop;
 
-import io.hostwide.scsi.sd.HostedDisk;
 import io.hostwide.blk.exec.Kblockd;
 import io.hostwide.blk.exec.Kblockds;
 import io.hostwide.scsi.mid.ScsiDevice;
@@ -8,17 +7,18 @@ import io.hostwide.scsi.mid.ScsiHost;
 import io.hostwide.scsi.mid.ScsiHostTemplate;
 import io.hostwide.scsi.mid.ScsiScanner;
 import io.hostwide.scsi.sd.DiscardMode;
+import io.hostwide.scsi.sd.HostedDisk;
 import io.hostwide.scsi.sd.ScsiDisk;
 import io.hostwide.scsi.spec.VpdPage;
-import io.hostwide.tcm.CoreConfig;
-import io.hostwide.tcm.Session;
+import io.hostwide.tcm.core.CoreConfig;
+import io.hostwide.tcm.core.Session;
 import io.hostwide.tcm.TargetCore;
-import io.hostwide.tcm.backstore.Backstore;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.model.ScsiTarget;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.port.ScsiTarget;
+import io.hostwide.tcm.port.TargetPort;
+import io.hostwide.tcm.spi.Backstore;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -67,8 +67,9 @@ public final class LoopHba implements HostedDisk.Host {
 
     private void buildHost(int n, int h, Backstore store, Kblockd kblockd) {
         Session[] hostSessions = new Session[cfg.targets()];
-        LoopLld lld = new LoopLld(cfg.kind() + n + "h" + h, hostSessions, cfg.delayNanos(), cfg.seekNanos(),
-                cfg.xferBytesPerSec(), cfg.commandNanos(), new ErrorInjector(cfg.everyNth(), cfg.opts()), timers);
+        LoopLld lld = new LoopLld(cfg.kind() + n + "h" + h, core.taskManagement(), hostSessions, cfg.delayNanos(),
+                cfg.seekNanos(), cfg.xferBytesPerSec(), cfg.commandNanos(),
+                new ErrorInjector(cfg.everyNth(), cfg.opts()), timers);
         String initiator = "naa.hostwide." + cfg.kind() + n + ".host" + h;
         for (int t = 0; t < cfg.targets(); t++) {
             ScsiTarget target = core.addTarget("naa.hostwide." + cfg.kind() + n + ".h" + h + ".t" + t);

@@ -14,10 +14,10 @@ import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.Fabric;
-import io.hostwide.tcm.Session;
-import io.hostwide.tcm.TargetCommand;
-
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.spi.Fabric;
+import io.hostwide.tcm.spi.TargetCommand;
+import io.hostwide.tcm.tmf.TaskManagement;
 import io.hostwide.tcm.tmf.TmfFunction;
 import io.hostwide.tcm.tmf.TmfResponse;
 import io.hostwide.tcm.tmf.TmfResult;
@@ -59,6 +59,8 @@ final class LoopLld implements LowLevelDriver, Fabric {
     private final long commandNanos;
     private final ErrorInjector injector;
     private final CompletionTimers timers;
+    /** The target core's task manager, for the error handler's aborts and resets. */
+    private final TaskManagement taskManagement;
     private final Map<ScsiDevice, SeekModel> seek = new ConcurrentHashMap<>();
     /** Every task ever created (one per command slot), for resets. */
     private final CopyOnWriteArrayList<LoopTask> tasks = new CopyOnWriteArrayList<>();
@@ -67,9 +69,10 @@ final class LoopLld implements LowLevelDriver, Fabric {
     /** How long error handling waits for the target core's task management answer. */
     private static final long TMF_TIMEOUT_SECONDS = 30;
 
-    LoopLld(String name, Session[] sessions, long delayNanos, long seekNanos, long xferBytesPerSec,
-            long commandNanos, ErrorInjector injector, CompletionTimers timers) {
+    LoopLld(String name, TaskManagement taskManagement, Session[] sessions, long delayNanos, long seekNanos,
+            long xferBytesPerSec, long commandNanos, ErrorInjector injector, CompletionTimers timers) {
         this.name = name;
+        this.taskManagement = taskManagement;
         this.sessions = sessions;
         this.delayNanos = delayNanos;
         this.seekNanos = seekNanos;
@@ -296,12 +299,12 @@ final class LoopLld implements LowLevelDriver, Fabric {
     }
 
     /** A task management request to the target core, waited for (error handling runs on a work thread). */
-    private static TmfResult tmf(Session s, TmfFunction f, int lun, long tag) {
+    private TmfResult tmf(Session s, TmfFunction f, int lun, long tag) {
         if (s == null) {
             return null;
         }
         CompletableFuture<TmfResult> result = new CompletableFuture<>();
-        s.core().taskManagement().request(s, f, f.lunScoped() ? LunAddress.encode(lun) : 0, tag, result::complete);
+        taskManagement.request(s, f, f.lunScoped() ? LunAddress.encode(lun) : 0, tag, result::complete);
         try {
             return result.get(TMF_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -6,7 +6,7 @@ import io.hostwide.blk.ReqOp;
 import io.hostwide.blk.api.SubmitHandle;
 import io.hostwide.scsi.sd.SdCdb;
 import io.hostwide.scsi.spec.ScsiOpcode;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

@@ -10,7 +10,7 @@ import io.hostwide.scsi.sd.SdCdb;
 import io.hostwide.scsi.sd.SgIo;
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.SenseKey;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

@@ -15,12 +15,12 @@ import io.hostwide.scsi.sd.ScsiDisk;
 import io.hostwide.scsi.spec.FixedSense;
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ScsiStatus;
-import io.hostwide.tcm.CoreConfig;
-import io.hostwide.tcm.Session;
+import io.hostwide.tcm.core.CoreConfig;
+import io.hostwide.tcm.core.Session;
 import io.hostwide.tcm.TargetCore;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.port.TargetPort;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,8 +50,9 @@ final class SdRig implements AutoCloseable {
     /** @param hideDpoFua clear DPOFUA in MODE SENSE answers during the scan, as a device without FUA reports */
     SdRig(DeviceAttributes attrs, long sizeBytes, int blockSize, ScsiHostTemplate tpl, boolean hideDpoFua) {
         Session[] sessions = new Session[1];
-        LoopLld loop = new LoopLld("sdrig", sessions, 0, 0, 0, 0, new ErrorInjector(0, 0), timer);
-        io.hostwide.tcm.model.ScsiTarget t = core.addTarget("naa.hostwide.sdrig");
+        LoopLld loop = new LoopLld("sdrig", core.taskManagement(), sessions, 0, 0, 0, 0, new ErrorInjector(0, 0),
+                timer);
+        io.hostwide.tcm.port.ScsiTarget t = core.addTarget("naa.hostwide.sdrig");
         TargetPort port = core.addPort(t, 1, loop.protocolIdentifier());
         port.addLun(0, core.addDevice("sdrig0", new RamBackstore(sizeBytes, blockSize), attrs));
         port.demoMode(true, false);

@@ -1,8 +1,9 @@
 /**
- * The transport-independent SCSI target core: {@link io.hostwide.tcm.TargetCore} (registry and pipeline),
- * the Fabric SPI ({@link io.hostwide.tcm.Fabric}, {@link io.hostwide.tcm.Session},
- * {@link io.hostwide.tcm.TargetCommand}), the error vocabulary {@link io.hostwide.tcm.SenseReason}, and the
- * gates between decoding and execution ({@link io.hostwide.tcm.CommandGate}, {@link io.hostwide.tcm.GateSlot}).
+ * The entry point of the SCSI target core: {@link io.hostwide.tcm.TargetCore}, which fabrics and the serve assembly
+ * hold. The layers below it, bottom to top: {@code spi} (Backstore, Fabric, TargetCommand, SenseReason),
+ * {@code backstore}, {@code lu} (per-LU state), {@code port} (targets, ports, ACLs), {@code dispatch} (the handler's
+ * view of a command, command tables, gates), the command sets {@code spc}, {@code sbc}, {@code pr}, {@code alua},
+ * {@code xcopy} (independent of each other), {@code core} (registry, pipeline, command lifecycle) and {@code tmf}.
  * See the module README for the contract a fabric follows.
  */
 package io.hostwide.tcm;

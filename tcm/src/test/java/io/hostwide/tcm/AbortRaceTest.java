@@ -3,7 +3,8 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.tmf.TmfFunction;
 import io.hostwide.tcm.tmf.TmfResult;
 import org.junit.jupiter.api.Test;
@@ -83,8 +84,8 @@ class AbortRaceTest {
             assertThat(tmfsAnswered.get()).isEqualTo(tmfsAsked.get());
             assertThat(f.completions).allMatch(d -> d.aborted() ? d.suppressed() : d.status() == ScsiStatus.GOOD);
             assertThat(h.core.taskManagement().pending()).isZero();
-            assertThat(h.device.taskSet().nonOrdered()).isZero();
-            assertThat(h.device.taskSet().delayed()).isZero();
+            assertThat(h.core.taskSet(h.device).nonOrdered()).isZero();
+            assertThat(h.core.taskSet(h.device).delayed()).isZero();
         }
     }
 }

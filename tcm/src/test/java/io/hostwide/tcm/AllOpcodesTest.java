@@ -5,8 +5,10 @@ import io.hostwide.scsi.spec.CdbGroup;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -80,7 +82,7 @@ class AllOpcodesTest {
     void theCommandTableIsTheGoldenList(String config) throws IOException {
         try (Harness h = harness(config)) {
             Set<Golden> table = new TreeSet<>(Comparator.comparing(Golden::toString));
-            for (CommandDescriptor d : h.device.commandTable().all()) {
+            for (CommandDescriptor d : h.core.commandTable(h.device).all()) {
                 table.add(new Golden(d.opcode(), d.hasServiceAction() ? d.serviceAction() : -1, d.name()));
             }
             assertThat(table).as("%s: the command table against implemented-commands.txt", config)
@@ -158,7 +160,7 @@ class AllOpcodesTest {
             int good = 0;
             Map<SenseReason, Integer> reasons = new TreeMap<>();
             for (int i = 0; i < 10_000; i++) {
-                java.util.List<CommandDescriptor> rows = h.device.commandTable().all();
+                java.util.List<CommandDescriptor> rows = h.core.commandTable(h.device).all();
                 CommandDescriptor row = rows.get(rnd.nextInt(rows.size()));
                 int op = rnd.nextInt(5) == 0 ? rnd.nextInt(256) : row.opcode();
                 if (op == 0x1B || op == 0x48) { // START STOP / SANITIZE: ejecting or erasing is covered elsewhere

@@ -3,12 +3,13 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.SenseKey;
-import io.hostwide.tcm.alua.AluaGroups;
-import io.hostwide.tcm.model.AluaAccessState;
-import io.hostwide.tcm.model.Lun;
-import io.hostwide.tcm.model.TargetPort;
-import io.hostwide.tcm.model.TargetPortGroup;
+import io.hostwide.tcm.lu.AluaAccessState;
+import io.hostwide.tcm.lu.AluaGroups;
+import io.hostwide.tcm.lu.Lun;
+import io.hostwide.tcm.lu.TargetPortGroup;
+import io.hostwide.tcm.port.TargetPort;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,7 +37,7 @@ class AluaTest {
         final Harness h = new Harness();
         final TargetPort port2 = h.core.addPort(h.target, 2, 5);
         final Lun lun2 = port2.addLun(0, h.device);
-        final AluaGroups alua = h.device.services().alua();
+        final AluaGroups alua = h.device.alua();
         final TargetPortGroup g1 = alua.addGroup(1, "secondary");
         final Nexus a = Nexus.first(h);
         final Nexus b;
@@ -163,7 +164,7 @@ class AluaTest {
             p[8] = 0x0F;            // transitioning may not be requested
             TestFabric.Result r = t.a.out(stpg(12), p);
             assertThat(r.ascAscq()).isEqualTo(Asc.INVALID_FIELD_IN_PARAMETER_LIST);
-            assertThat(r.fieldPointer()).isEqualTo(io.hostwide.scsi.spec.SenseData.fieldPointer(false, 8, 3));
+            assertThat(r.fieldPointer()).isEqualTo(SenseData.fieldPointer(false, 8, 3));
             p[8] = 0x00;
             p[11] = 9;              // no such group
             assertThat(t.a.out(stpg(12), p).ascAscq()).isEqualTo(Asc.INVALID_FIELD_IN_PARAMETER_LIST);

@@ -6,7 +6,8 @@ import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.model.AluaAccessState;
+import io.hostwide.tcm.lu.AluaAccessState;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;

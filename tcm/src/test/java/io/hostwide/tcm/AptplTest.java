@@ -1,11 +1,15 @@
 package io.hostwide.tcm;
 
+import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.model.ScsiTarget;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.core.CoreConfig;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.port.ScsiTarget;
+import io.hostwide.tcm.port.TargetPort;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,7 +56,7 @@ class AptplTest {
         try (Core c = new Core(dir)) {
             assertThat(c.out(Nexus.proutCdb(6, 0, 24), Nexus.basic(0, 0xFEED, 0x01)).status()).isEqualTo(ScsiStatus.GOOD);
             assertThat(c.out(Nexus.proutCdb(1, 5, 24), Nexus.basic(0xFEED, 0, 0)).status()).isEqualTo(ScsiStatus.GOOD);
-            generation = (int) io.hostwide.scsi.spec.BigEndian.u32(c.in(Nexus.prinCdb(0, 8192)).data(), 0);
+            generation = (int) BigEndian.u32(c.in(Nexus.prinCdb(0, 8192)).data(), 0);
             assertThat(Files.readString(file)).startsWith("hostwide-aptpl 1").contains("reservation 5 0");
         }
         try (Core c = new Core(dir)) {
@@ -60,10 +64,10 @@ class AptplTest {
             assertThat(generation).isPositive();
             // SPC-4 §6.16.2: "regardless of the APTPL bit value the PRgeneration value shall be set to zero by a
             // power on", and a restart is one
-            assertThat(io.hostwide.scsi.spec.BigEndian.u32(keys, 0)).isZero();
-            assertThat(io.hostwide.scsi.spec.BigEndian.s64(keys, 8)).isEqualTo(0xFEED);
+            assertThat(BigEndian.u32(keys, 0)).isZero();
+            assertThat(BigEndian.s64(keys, 8)).isEqualTo(0xFEED);
             byte[] res = c.in(Nexus.prinCdb(1, 8192)).data();
-            assertThat(io.hostwide.scsi.spec.BigEndian.s64(res, 8)).isEqualTo(0xFEED);
+            assertThat(BigEndian.s64(res, 8)).isEqualTo(0xFEED);
             assertThat(res[21]).isEqualTo((byte) 5);
             byte[] caps = c.in(Nexus.prinCdb(2, 8192)).data();
             assertThat(caps[3] & 0x01).as("PTPL_A").isEqualTo(1);
@@ -74,7 +78,7 @@ class AptplTest {
             assertThat(file).doesNotExist();
         }
         try (Core c = new Core(dir)) {
-            assertThat(io.hostwide.scsi.spec.BigEndian.u32(c.in(Nexus.prinCdb(0, 8192)).data(), 4)).isZero();
+            assertThat(BigEndian.u32(c.in(Nexus.prinCdb(0, 8192)).data(), 4)).isZero();
         }
     }
 

@@ -5,7 +5,11 @@ import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.SenseKey;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.backstore.RamBackstore;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.Backstore;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -73,7 +77,7 @@ class AtomicWritesTest {
      */
     @Test
     void defaultMaximumCompareAndWriteLengthIs255AndReported() {
-        try (Harness h = new Harness(new DeviceAttributes(), new io.hostwide.tcm.backstore.RamBackstore(1024 * BLOCK,
+        try (Harness h = new Harness(new DeviceAttributes(), new RamBackstore(1024 * BLOCK,
                 BLOCK))) {
             byte[] b0 = h.in(Harness.cdb(0x12, 1, 0xB0, 0, 255, 0), 255).data();
             assertThat(b0[5] & 0xFF).isEqualTo(255);
@@ -149,7 +153,7 @@ class AtomicWritesTest {
      */
     @Test
     void noWriteLandsBetweenCompareAndWrite() throws Exception {
-        InterleavingDetector det = new InterleavingDetector(new io.hostwide.tcm.backstore.RamBackstore(BLOCKS * BLOCK, BLOCK));
+        InterleavingDetector det = new InterleavingDetector(new RamBackstore(BLOCKS * BLOCK, BLOCK));
         try (Harness h = new Harness(new DeviceAttributes(), det)) {
             byte[] zero = new byte[4 * BLOCK];
             h.out(Harness.write10(0, 4), zero);
@@ -190,14 +194,14 @@ class AtomicWritesTest {
     }
 
     /** Counts writes that land between another thread's read and write of the same blocks. */
-    static final class InterleavingDetector implements io.hostwide.tcm.backstore.Backstore {
-        final io.hostwide.tcm.backstore.Backstore inner;
+    static final class InterleavingDetector implements Backstore {
+        final Backstore inner;
         final java.util.concurrent.atomic.AtomicLongArray stamps;
         final ThreadLocal<long[]> lastRead = new ThreadLocal<>();
         final AtomicInteger violations = new AtomicInteger();
         final AtomicInteger checkedWrites = new AtomicInteger();
 
-        InterleavingDetector(io.hostwide.tcm.backstore.Backstore inner) {
+        InterleavingDetector(Backstore inner) {
             this.inner = inner;
             this.stamps = new java.util.concurrent.atomic.AtomicLongArray((int) inner.blockCount());
         }

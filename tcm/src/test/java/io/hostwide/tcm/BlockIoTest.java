@@ -9,7 +9,8 @@ import io.hostwide.scsi.spec.Cdb6;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.SenseKey;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.backstore.NullBackstore;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import org.junit.jupiter.api.Test;
 
 import static io.hostwide.tcm.Harness.BLOCK;
@@ -88,7 +89,7 @@ class BlockIoTest {
             byte[] c = rw(0x88, 0, 0xFFFF_FFFFL, 0); // the range is checked first
             assertThat(h.in(c, 512).ascAscq()).isEqualTo(Asc.LOGICAL_BLOCK_ADDRESS_OUT_OF_RANGE);
         }
-        try (Harness h = new Harness(new DeviceAttributes(), new io.hostwide.tcm.backstore.NullBackstore(1L << 40, 4096))) {
+        try (Harness h = new Harness(new DeviceAttributes(), new NullBackstore(1L << 40, 4096))) {
             byte[] c = rw(0x88, 0, 2049, 0); // in range, one block over 8 MiB
             assertThat(h.in(c, 512).fieldPointer()).isEqualTo(SenseData.fieldPointer(true, 10, -1));
             assertThat(h.in(rw(0x88, 0, 2048, 0), 2048 * 4096).status()).isEqualTo(ScsiStatus.GOOD);

@@ -1,12 +1,12 @@
 package io.hostwide.tcm;
 
+import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.tcm.lu.DeviceStats;
+import org.junit.jupiter.api.Test;
+
 import static io.hostwide.tcm.Harness.BLOCK;
 import static io.hostwide.tcm.Harness.BLOCKS;
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.hostwide.scsi.spec.ScsiStatus;
-import io.hostwide.tcm.model.DeviceStats;
-import org.junit.jupiter.api.Test;
 
 /** The core counts every completed command of a device once, by kind, with the bytes actually moved. */
 class DeviceStatsTest {

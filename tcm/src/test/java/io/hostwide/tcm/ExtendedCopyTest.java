@@ -2,11 +2,14 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
+import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import static io.hostwide.tcm.Harness.cdb;
@@ -96,7 +99,7 @@ class ExtendedCopyTest {
                     new int[][] {{0, 1, 4, 100, 0}, {0, 1, 4, 104, 4}});
             assertThat(h.out(xcopyCdb(p.length), p).status()).isEqualTo(ScsiStatus.GOOD);
             h.session.lookup(1).unitAttentions().clear();
-            TestFabric.Result r = h.fabric.run(h.session, io.hostwide.scsi.spec.LunAddress.encode(1), Harness.read10(0, 8), 8 * BS,
+            TestFabric.Result r = h.fabric.run(h.session, LunAddress.encode(1), Harness.read10(0, 8), 8 * BS,
                     TargetCommand.DIR_READ, null);
             assertThat(r.data()).isEqualTo(data);
             byte[] st = Nexus.ok(h.in(rcrCdb(0, 7, 64), 64)).data();
@@ -283,7 +286,7 @@ class ExtendedCopyTest {
             BigEndian.put16(q, o + 28, 7);
             TestFabric.Result r = h.out(xcopyCdb(q.length), q);
             assertThat(r.ascAscq()).as("byte offsets").isEqualTo(Asc.INVALID_FIELD_IN_PARAMETER_LIST);
-            assertThat(r.fieldPointer()).isEqualTo(io.hostwide.scsi.spec.SenseData.fieldPointer(false, o + 28, 7));
+            assertThat(r.fieldPointer()).isEqualTo(SenseData.fieldPointer(false, o + 28, 7));
         }
     }
 

@@ -3,9 +3,12 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.backstore.Backstore;
 import io.hostwide.tcm.backstore.FileBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.Backstore;
+import io.hostwide.tcm.spi.Fabric;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -171,7 +174,7 @@ class FileBackstoreTest {
             for (CompletableFuture<TestFabric.Result> f : inFlight) {
                 assertThat(f.get(30, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
             }
-            assertThat(h.device.ioQueue().inFlight()).isZero();
+            assertThat(h.core.ioQueue(h.device).inFlight()).isZero();
             assertThat(h.in(Harness.read10(5, 1), BLOCK).status()).isEqualTo(ScsiStatus.GOOD);
         }
     }

@@ -1,13 +1,13 @@
 package io.hostwide.tcm;
 
-import io.hostwide.tcm.backstore.Backstore;
 import io.hostwide.tcm.backstore.RamBackstore;
+import io.hostwide.tcm.spi.Backstore;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.ArrayDeque;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**

@@ -2,12 +2,15 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.LunAddress;
-import io.hostwide.tcm.backstore.Backstore;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.model.ScsiTarget;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.core.CoreConfig;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.port.ScsiTarget;
+import io.hostwide.tcm.port.TargetPort;
+import io.hostwide.tcm.spi.Backstore;
+import io.hostwide.tcm.spi.TargetCommand;
 
 /**
  * A core with one target, one demo-mode port, one device at LUN 0 and one session, for byte-level tests.

@@ -2,9 +2,9 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.SenseKey;
-import io.hostwide.tcm.backstore.Backstore;
+import io.hostwide.tcm.spi.Backstore;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.hostwide.tcm;
 
+import io.hostwide.tcm.spi.Background;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;

@@ -4,7 +4,9 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.SenseKey;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import static io.hostwide.tcm.Harness.BLOCK;

@@ -5,6 +5,8 @@ import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.SenseKey;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import static io.hostwide.tcm.Harness.cdb;

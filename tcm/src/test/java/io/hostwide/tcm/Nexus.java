@@ -4,6 +4,8 @@ import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.TaskAttribute;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.spi.TargetCommand;
 
 /**
  * One I_T nexus of a {@link Harness} for reservation, ALUA and task management tests: raw CDBs in, results out,

@@ -3,6 +3,7 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.SenseKey;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -290,7 +291,7 @@ class PersistentReservationTest {
                 } else {
                     assertThat(r.ascAscq()).isEqualTo(Asc.INVALID_FIELD_IN_CDB);
                     assertThat(r.fieldPointer()).as("points at the service action")
-                            .isEqualTo(io.hostwide.scsi.spec.SenseData.fieldPointer(true, 1, 4));
+                            .isEqualTo(SenseData.fieldPointer(true, 1, 4));
                 }
             }
         }

@@ -3,9 +3,9 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.VpdPage.BlockLimits;
-import io.hostwide.tcm.backstore.Backstore;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.Backstore;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

@@ -5,8 +5,12 @@ import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.SenseKey;
+import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.Fabric;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import static io.hostwide.tcm.Harness.cdb;
@@ -193,7 +197,7 @@ class PipelineTest {
     void acaTaskAttributeIsRejected() {
         try (Harness h = new Harness()) {
             TestFabric.Result r = h.fabric.run(h.session, 0, cdb(0, 0, 0, 0, 0, 0),
-                    io.hostwide.scsi.spec.TaskAttribute.ACA, 0, TargetCommand.DIR_NONE, null);
+                    TaskAttribute.ACA, 0, TargetCommand.DIR_NONE, null);
             assertThat(r.status()).isEqualTo(ScsiStatus.CHECK_CONDITION);
             assertThat(r.senseKey()).isEqualTo(SenseKey.ILLEGAL_REQUEST);
         }

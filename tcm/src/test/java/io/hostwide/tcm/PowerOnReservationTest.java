@@ -2,6 +2,7 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.tcm.core.Session;
 import io.hostwide.tcm.tmf.TmfFunction;
 import io.hostwide.tcm.tmf.TmfResponse;
 import io.hostwide.tcm.tmf.TmfResult;

@@ -2,6 +2,9 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.TaskAttribute;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.spi.Fabric;
+import io.hostwide.tcm.spi.TargetCommand;
 
 import java.util.List;
 import java.util.Map;
@@ -27,7 +30,7 @@ final class RecordingFabric implements Fabric {
     @Override
     public void complete(TargetCommand cmd) {
         Done d = new Done(cmd.tag(), cmd.status(), cmd.aborted(), cmd.responseSuppressed(),
-                cmd.session().initiatorName());
+                (String) cmd.fabricPrivate());
         perTag.computeIfAbsent(cmd.tag(), t -> new AtomicInteger()).incrementAndGet();
         cmd.release();
         completions.add(d);
@@ -39,6 +42,7 @@ final class RecordingFabric implements Fabric {
     long submit(Session s, byte[] cdb, TaskAttribute attr, int dir, int length) {
         long tag = nextTag.getAndIncrement();
         TargetCommand c = s.newCommand().setup(LunAddress.encode(0), cdb, 0, cdb.length, attr, tag, length, dir);
+        c.fabricPrivate(s.initiatorName()); // the session's name comes back with the completion
         if ((dir & TargetCommand.DIR_WRITE) != 0) {
             c.dataOutBuffer(length).put(new byte[length]).flip();
         }
@@ -51,6 +55,7 @@ final class RecordingFabric implements Fabric {
         long tag = nextTag.getAndIncrement();
         TargetCommand c = s.newCommand().setup(LunAddress.encode(0), cdb, 0, cdb.length, attr, tag, data.length,
                 TargetCommand.DIR_WRITE);
+        c.fabricPrivate(s.initiatorName());
         c.dataOutBuffer(data.length).put(data).flip();
         s.submit(c);
         return tag;

@@ -2,10 +2,13 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
+import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.model.NodeAcl;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.port.NodeAcl;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import static io.hostwide.tcm.Harness.cdb;
@@ -58,10 +61,10 @@ class ReportLunsTest {
             NodeAcl acl = h.port.addAcl("iqn.2026-12.io.hostwide:other").map(3, 0, true);
             Session s = h.newSession("iqn.2026-12.io.hostwide:other");
             assertThat(s.mappedLunNumbers()).containsExactly(3);
-            TestFabric.Result w = h.fabric.run(s, io.hostwide.scsi.spec.LunAddress.encode(3), Harness.write10(0, 1),
+            TestFabric.Result w = h.fabric.run(s, LunAddress.encode(3), Harness.write10(0, 1),
                     512, TargetCommand.DIR_WRITE, new byte[512]);
             assertThat(w.ascAscq()).isEqualTo(Asc.WRITE_PROTECTED);
-            TestFabric.Result r = h.fabric.run(s, io.hostwide.scsi.spec.LunAddress.encode(3), Harness.read10(0, 1),
+            TestFabric.Result r = h.fabric.run(s, LunAddress.encode(3), Harness.read10(0, 1),
                     512, TargetCommand.DIR_READ, null);
             assertThat(r.status()).isEqualTo(ScsiStatus.GOOD);
             acl.unmap(3);

@@ -3,8 +3,9 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.core.CommandTables;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import org.junit.jupiter.api.Test;
 
 import static io.hostwide.tcm.Harness.cdb;
@@ -24,7 +25,7 @@ class ReportOpcodesTest {
             byte[] d = h.in(rsoc(0, 0, 0, 0, 65536), 65536).data();
             int len = (int) BigEndian.u32(d, 0);
             assertThat(len % 8).isZero();
-            assertThat(len / 8).isEqualTo(h.device.commandTable().all().size());
+            assertThat(len / 8).isEqualTo(h.core.commandTable(h.device).all().size());
             for (int p = 4; p < 4 + len; p += 8) {
                 int op = d[p] & 0xFF;
                 boolean servactv = (d[p + 5] & 0x01) != 0;
@@ -82,7 +83,7 @@ class ReportOpcodesTest {
 
     @Test
     void usageDataMarksTheControlByte() {
-        for (CommandDescriptor d : io.hostwide.tcm.sbc.SbcCommands.table().all()) {
+        for (CommandDescriptor d : CommandTables.full().all()) {
             assertThat(d.usage()[0] & 0xFF).isEqualTo(d.opcode());
             assertThat(d.usage()[d.cdbLength() - 1]).as(d.name()).isEqualTo((byte) 0x07);
             assertThat(d.nominalTimeout()).as(d.name()).isPositive();

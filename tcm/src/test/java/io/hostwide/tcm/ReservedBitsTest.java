@@ -3,9 +3,10 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseData;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.CommandTable;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandTable;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,7 +22,7 @@ class ReservedBitsTest {
     void everyReservedBitOfEveryCommandIsRejectedWithItsFieldPointer() {
         try (Harness h = new Harness(new DeviceAttributes().thinProvisioning(true))) {
             int checked = 0;
-            for (CommandDescriptor d : h.device.commandTable().all()) {
+            for (CommandDescriptor d : h.core.commandTable(h.device).all()) {
                 int control = CommandTable.controlIndex(d);
                 for (int b = 1; b < d.cdbLength(); b++) {
                     int reserved = b == control ? 0x3F : ~d.usage()[b] & 0xFF;

@@ -7,7 +7,9 @@ import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.SenseKey;
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.Backstore;
+import io.hostwide.tcm.spi.TargetCommand;
 import io.hostwide.tcm.tmf.TmfFunction;
 import io.hostwide.tcm.tmf.TmfResult;
 import org.junit.jupiter.api.Test;
@@ -158,7 +160,7 @@ class SanitizeInProgressTest {
     }
 
     /** A RAM backstore whose writes fail once {@code failWrites} is set. */
-    static final class FailingRam implements io.hostwide.tcm.backstore.Backstore {
+    static final class FailingRam implements Backstore {
         final RamBackstore ram = new RamBackstore((long) BLOCKS * BLOCK, BLOCK);
         volatile boolean failWrites;
 

@@ -4,7 +4,7 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.tmf.TmfFunction;
 import io.hostwide.tcm.tmf.TmfResponse;
 import io.hostwide.tcm.tmf.TmfResult;

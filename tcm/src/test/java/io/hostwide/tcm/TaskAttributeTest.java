@@ -2,8 +2,16 @@ package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.backstore.Backstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.core.TaskAttributeGate;
+import io.hostwide.tcm.core.TaskSet;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandGate;
+import io.hostwide.tcm.dispatch.GateSlot;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.Backstore;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -71,7 +79,7 @@ class TaskAttributeTest {
     void orderedWaitsForOlderCommandsAndNewerSimpleWaitsBehindItWhileHeadOfQueueJumps() throws Exception {
         ControlledBackstore b = new ControlledBackstore();
         try (Harness h = new Harness(new DeviceAttributes().queueDepth(16).ioThreads(8), b)) {
-            TaskSet ts = h.device.taskSet();
+            TaskSet ts = h.core.taskSet(h.device);
             CompletableFuture<TestFabric.Result> simple1 = h.fabric.start(h.session, 0, Harness.read10(1, 1),
                     TaskAttribute.SIMPLE, BLOCK, TargetCommand.DIR_READ, null);
             awaitStarted(b, 1);
@@ -128,7 +136,7 @@ class TaskAttributeTest {
             b.release(9);
             // submit passes the gates on this thread: on return SIMPLE 9 is parked (counted as delayed beside the
             // running ORDERED 8) and not running, whatever the machine's load
-            TaskSet ts = h.device.taskSet();
+            TaskSet ts = h.core.taskSet(h.device);
             assertThat(ts.orderedInProgress()).isTrue();
             assertThat(ts.delayed()).isEqualTo(2);
             assertThat(ts.nonOrdered()).isZero();
@@ -137,7 +145,7 @@ class TaskAttributeTest {
             b.release(8);
             assertThat(ordered.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
             assertThat(simple.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
-            assertThat(h.device.taskSet().delayed()).isZero();
+            assertThat(h.core.taskSet(h.device).delayed()).isZero();
         }
     }
 
@@ -147,9 +155,9 @@ class TaskAttributeTest {
         ControlledBackstore b = new ControlledBackstore();
         try (Harness h = new Harness(new DeviceAttributes().queueDepth(16).ioThreads(8), b)) {
             TaskAttributeGate gate = (TaskAttributeGate) h.core.gate(GateSlot.TASK_ATTRIBUTE);
-            TargetCommand[] parked = new TargetCommand[1];
+            Command[] parked = new Command[1];
             h.core.installGate(GateSlot.ALUA, new CommandGate() { // sees each command just before ordering
-                @Override public int enter(TargetCommand cmd) {
+                @Override public int enter(Command cmd) {
                     if (cmd.taskAttribute() == TaskAttribute.ORDERED) {
                         parked[0] = cmd;
                     }
@@ -163,24 +171,24 @@ class TaskAttributeTest {
                     TaskAttribute.ORDERED, BLOCK, TargetCommand.DIR_READ, null);
             CompletableFuture<TestFabric.Result> simple3 = h.fabric.start(h.session, 0, Harness.read10(3, 1),
                     TaskAttribute.SIMPLE, BLOCK, TargetCommand.DIR_READ, null);
-            assertThat(h.device.taskSet().delayed()).isEqualTo(2);
+            assertThat(h.core.taskSet(h.device).delayed()).isEqualTo(2);
             assertThat(gate.abortParked(parked[0])).isTrue();
             assertThat(gate.abortParked(parked[0])).isFalse();
-            h.core.complete(withReason(parked[0], SenseReason.TASK_ABORTED));
+            withReason(parked[0], SenseReason.TASK_ABORTED).complete();
             assertThat(ordered.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.TASK_ABORTED);
             awaitStarted(b, 2); // SIMPLE 3 no longer waits: it runs beside SIMPLE 1
             assertThat(b.started).containsExactly(1L, 3L);
-            assertThat(h.device.taskSet().delayed()).isZero();
+            assertThat(h.core.taskSet(h.device).delayed()).isZero();
             b.release(1);
             b.release(3);
             assertThat(simple1.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
             assertThat(simple3.get(10, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
-            assertThat(h.device.taskSet().delayed()).isZero();
-            assertThat(h.device.taskSet().nonOrdered()).isZero();
+            assertThat(h.core.taskSet(h.device).delayed()).isZero();
+            assertThat(h.core.taskSet(h.device).nonOrdered()).isZero();
         }
     }
 
-    static TargetCommand withReason(TargetCommand c, SenseReason r) {
+    static Command withReason(Command c, SenseReason r) {
         c.fail(r);
         return c;
     }
@@ -277,7 +285,7 @@ class TaskAttributeTest {
             }
             assertThat(good).isGreaterThan(all.size() / 2);
             assertThat(b.orderedOverlaps.get()).isZero();
-            TaskSet set = h.device.taskSet();
+            TaskSet set = h.core.taskSet(h.device);
             assertThat(set.delayed()).isZero();
             assertThat(set.nonOrdered()).isZero();
             assertThat(set.orderedInProgress()).isFalse();

@@ -4,7 +4,9 @@ import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.TargetCommand;
 import io.hostwide.tcm.tmf.TmfFunction;
 import io.hostwide.tcm.tmf.TmfResponse;
 import io.hostwide.tcm.tmf.TmfResult;
@@ -52,11 +54,11 @@ class TaskManagementTest {
             RecordingFabric.Done d = f.await(b);
             assertThat(d.aborted()).isTrue();
             assertThat(d.suppressed()).as("same nexus: no response is sent").isTrue();
-            assertThat(h.device.taskSet().delayed()).isZero();
+            assertThat(h.core.taskSet(h.device).delayed()).isZero();
             g.release(1);
             assertThat(f.await(a).status()).isEqualTo(ScsiStatus.GOOD);
             assertThat(g.pendingArrivals()).as("the aborted write never reached the backstore").isZero();
-            assertThat(h.device.taskSet().nonOrdered()).isZero();
+            assertThat(h.core.taskSet(h.device).nonOrdered()).isZero();
             assertThat(h.core.taskManagement().abortsComplete()).isEqualTo(1);
         }
     }
@@ -201,8 +203,8 @@ class TaskManagementTest {
             assertThat(v.aborted()).isTrue();
             assertThat(v.status()).isEqualTo(ScsiStatus.TASK_ABORTED);
             assertThat(f.await(pa).status()).isEqualTo(ScsiStatus.GOOD);
-            assertThat(h.device.services().reservations().state().registrations()).hasSize(1);
-            assertThat(h.device.services().reservations().state().registrationOf(a).key()).isEqualTo(0xA);
+            assertThat(h.device.reservations().state().registrations()).hasSize(1);
+            assertThat(h.device.reservations().state().registrationOf(a).key()).isEqualTo(0xA);
             assertThat(b.lookup(0).unitAttentions().peek()).isEqualTo(Asc.REGISTRATIONS_PREEMPTED);
         }
     }
@@ -226,7 +228,7 @@ class TaskManagementTest {
             g.nextArrival();
             CompletableFuture<Void> lost = new CompletableFuture<>();
             h.core.taskManagement().nexusLoss(a, () -> lost.complete(null));
-            assertThat(h.device.services().reservations().state().spc2Holder()).isNull();
+            assertThat(h.device.reservations().state().spc2Holder()).isNull();
             assertThat(lost).isNotDone();
             g.releaseLba(1);
             lost.get(10, TimeUnit.SECONDS);

@@ -3,7 +3,10 @@ package io.hostwide.tcm;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.core.TaskSet;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,7 +27,7 @@ class TaskOrderingTest {
         try (Harness h = harness(g); GatedBackstore.Unblock unblock = g::unblock) {
             RecordingFabric f = new RecordingFabric();
             Session s = h.core.openSession(h.port, f, "iqn.2026-12.io.hostwide:o", "iqn.2026-12.io.hostwide:o,i,0x01");
-            TaskSet o = h.device.taskSet();
+            TaskSet o = h.core.taskSet(h.device);
 
             long a = f.read(s, 1, TaskAttribute.SIMPLE);
             assertThat(g.nextArrival()).isEqualTo(1);
@@ -93,12 +96,12 @@ class TaskOrderingTest {
             for (int i = 0; i < 4; i++) {
                 g.nextArrival(); // all four reach the backstore while none completed
             }
-            assertThat(h.device.taskSet().nonOrdered()).isEqualTo(4);
+            assertThat(h.core.taskSet(h.device).nonOrdered()).isEqualTo(4);
             g.release(4);
             for (long t = 1; t <= 4; t++) {
                 f.await(t);
             }
-            assertThat(h.device.taskSet().nonOrdered()).isZero();
+            assertThat(h.core.taskSet(h.device).nonOrdered()).isZero();
         }
     }
 
@@ -126,7 +129,7 @@ class TaskOrderingTest {
                     TargetCommand.DIR_READ, null);
             assertThat(r.status()).isEqualTo(ScsiStatus.CHECK_CONDITION);
             assertThat(r.ascAscq()).isEqualTo(Asc.INVALID_FIELD_IN_CDB);
-            assertThat(h.device.taskSet().nonOrdered()).isZero();
+            assertThat(h.core.taskSet(h.device).nonOrdered()).isZero();
         }
     }
 }

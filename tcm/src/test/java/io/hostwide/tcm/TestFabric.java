@@ -1,6 +1,11 @@
 package io.hostwide.tcm;
 
+import io.hostwide.scsi.spec.SenseData;
 import io.hostwide.scsi.spec.TaskAttribute;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.spi.Fabric;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.TargetCommand;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -17,13 +22,13 @@ public final class TestFabric implements Fabric {
 
     /** What came back for one command. */
     public record Result(int status, byte[] sense, byte[] data, int residualKind, int residualCount, SenseReason reason) {
-        public int senseKey() { return sense.length == 0 ? -1 : io.hostwide.scsi.spec.SenseData.senseKey(sense); }
+        public int senseKey() { return sense.length == 0 ? -1 : SenseData.senseKey(sense); }
 
-        public int ascAscq() { return sense.length == 0 ? -1 : io.hostwide.scsi.spec.SenseData.ascAscq(sense); }
+        public int ascAscq() { return sense.length == 0 ? -1 : SenseData.ascAscq(sense); }
 
-        public int fieldPointer() { return io.hostwide.scsi.spec.SenseData.senseKeySpecific(sense, sense.length); }
+        public int fieldPointer() { return SenseData.senseKeySpecific(sense, sense.length); }
 
-        public long information() { return io.hostwide.scsi.spec.SenseData.information(sense, sense.length); }
+        public long information() { return SenseData.information(sense, sense.length); }
 
         @Override
         public String toString() {

@@ -1,11 +1,15 @@
 package io.hostwide.tcm;
 
 import io.hostwide.scsi.spec.Asc;
+import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.ScsiStatus;
 import io.hostwide.scsi.spec.SenseKey;
-import io.hostwide.tcm.backstore.Backstore;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.lu.UnitAttentionQueue;
+import io.hostwide.tcm.spi.Backstore;
+import io.hostwide.tcm.spi.TargetCommand;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -95,7 +99,7 @@ class UnitAttentionTest {
             TestFabric.Result rl = h.in(cdb(0xA0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0), 256);
             assertThat(rl.status()).isEqualTo(ScsiStatus.GOOD); // REPORT LUNS is not failed by the UA...
             assertThat(h.none(TUR).status()).isEqualTo(ScsiStatus.GOOD); // ...and cleared it on LUN 0
-            TestFabric.Result lun1 = h.fabric.run(h.session, io.hostwide.scsi.spec.LunAddress.encode(1), TUR, 0,
+            TestFabric.Result lun1 = h.fabric.run(h.session, LunAddress.encode(1), TUR, 0,
                     TargetCommand.DIR_NONE, null);
             assertThat(lun1.status()).isEqualTo(ScsiStatus.GOOD); // and on LUN 1
         }

@@ -1,10 +1,10 @@
 package io.hostwide.cli.serve;
 
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.Lun;
-import io.hostwide.tcm.model.MappedLun;
-import io.hostwide.tcm.model.NodeAcl;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.Lun;
+import io.hostwide.tcm.port.MappedLun;
+import io.hostwide.tcm.port.NodeAcl;
+import io.hostwide.tcm.port.TargetPort;
 
 import java.util.ArrayList;
 import java.util.HashMap;

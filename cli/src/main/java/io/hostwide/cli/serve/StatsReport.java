@@ -1,8 +1,8 @@
 package io.hostwide.cli.serve;
 
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceStats;
-import io.hostwide.tcm.model.LatencyHistogram;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceStats;
+import io.hostwide.tcm.lu.LatencyHistogram;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

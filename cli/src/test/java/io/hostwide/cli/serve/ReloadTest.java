@@ -1,7 +1,7 @@
 package io.hostwide.cli.serve;
 
-import io.hostwide.tcm.model.MappedLun;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.MappedLun;
+import io.hostwide.tcm.port.TargetPort;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;

@@ -62,9 +62,9 @@ class ServeCommandTest {
                 List.of(new InetSocketAddress("127.0.0.1", 0)), null)) {
             var stats = a.core().device("ram0").stats();
             for (int i = 1; i <= 100; i++) {
-                stats.record(io.hostwide.tcm.model.DeviceStats.Kind.READ, 4096, i * 1_000L, 0, false);
+                stats.record(io.hostwide.tcm.lu.DeviceStats.Kind.READ, 4096, i * 1_000L, 0, false);
             }
-            stats.record(io.hostwide.tcm.model.DeviceStats.Kind.WRITE, 512, 2_000, 2, false);
+            stats.record(io.hostwide.tcm.lu.DeviceStats.Kind.WRITE, 512, 2_000, 2, false);
             Map<String, Object> m = a.stats();
             List<Map<String, Object>> stores = (List<Map<String, Object>>) m.get("backstores");
             assertThat(stores).hasSize(1);

@@ -5,9 +5,9 @@ import io.hostwide.iscsi.login.NegotiationPolicy;
 import io.hostwide.iscsi.server.IscsiTargetServer;
 import io.hostwide.tcm.TargetCore;
 import io.hostwide.tcm.backstore.RamBackstore;
-import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.model.ScsiTarget;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.port.ScsiTarget;
+import io.hostwide.tcm.port.TargetPort;
 import java.net.InetSocketAddress;
 
 /**

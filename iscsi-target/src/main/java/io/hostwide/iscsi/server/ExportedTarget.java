@@ -2,7 +2,7 @@ package io.hostwide.iscsi.server;
 
 import io.hostwide.iscsi.login.ChapPolicy;
 import io.hostwide.iscsi.login.LoginTarget;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.TargetPort;
 
 /**
  * A target port of the core exported over iSCSI: the iSCSI TargetName is the core target's name, the

@@ -15,7 +15,7 @@ import io.hostwide.iscsi.spec.Bhs;
 import io.hostwide.iscsi.spec.Codes;
 import io.hostwide.iscsi.spec.RejectReason;
 import io.hostwide.scsi.spec.TaskAttribute;
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.spi.TargetCommand;
 import java.nio.ByteBuffer;
 import java.util.List;
 

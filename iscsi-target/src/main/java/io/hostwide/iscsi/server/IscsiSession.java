@@ -2,9 +2,10 @@ package io.hostwide.iscsi.server;
 
 import io.hostwide.iscsi.login.NegotiatedParameters;
 import io.hostwide.iscsi.pdu.Pdu;
-import io.hostwide.tcm.Fabric;
-import io.hostwide.tcm.Session;
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.spi.TargetCommand;
+import io.hostwide.tcm.spi.Fabric;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -217,7 +218,7 @@ final class IscsiSession implements Fabric {
         if (nexus != null) {
             // SAM-5 §6.3.4 I_T nexus loss: the core aborts the nexus's commands (their responses suppressed) and
             // releases its SPC-2 reservations; the nexus goes once they all completed
-            nexus.core().taskManagement().nexusLoss(nexus, nexus::close);
+            registry.taskManagement().nexusLoss(nexus, nexus::close);
         }
     }
 

@@ -5,7 +5,7 @@ import io.hostwide.iscsi.discovery.Portal;
 import io.hostwide.iscsi.login.ChapPolicy;
 import io.hostwide.iscsi.login.NegotiationPolicy;
 import io.hostwide.tcm.TargetCore;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.port.TargetPort;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetSocketAddress;

@@ -7,7 +7,7 @@ import io.hostwide.iscsi.spec.Bhs;
 import io.hostwide.iscsi.spec.Codes;
 import io.hostwide.iscsi.spec.Flags;
 import io.hostwide.scsi.spec.ScsiStatus;
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.spi.TargetCommand;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;

@@ -4,6 +4,7 @@ import io.hostwide.iscsi.login.Admission;
 import io.hostwide.iscsi.login.SessionRequest;
 import io.hostwide.iscsi.spec.LoginStatus;
 import io.hostwide.tcm.TargetCore;
+import io.hostwide.tcm.tmf.TaskManagement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,11 @@ final class SessionRegistry {
 
     int size() {
         return byTsih.size();
+    }
+
+    /** The core's task manager: task management requests and I_T nexus loss go there. */
+    TaskManagement taskManagement() {
+        return core.taskManagement();
     }
 
     List<IscsiSession> sessions() {

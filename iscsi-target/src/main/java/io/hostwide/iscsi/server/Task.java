@@ -1,6 +1,6 @@
 package io.hostwide.iscsi.server;
 
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.spi.TargetCommand;
 
 /**
  * One SCSI command of a connection from its SCSI Command PDU to its response; at ERL 0 a task stays with the

@@ -4,10 +4,10 @@ import io.hostwide.iscsi.pdu.TaskManagementRequest;
 import io.hostwide.iscsi.pdu.TaskManagementResponse;
 import io.hostwide.iscsi.spec.TaskManagement;
 import io.hostwide.scsi.spec.LunAddress;
-import io.hostwide.tcm.Session;
-import io.hostwide.tcm.SessionLun;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.ScsiTarget;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.lu.SessionLun;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.port.ScsiTarget;
 import io.hostwide.tcm.tmf.TmfFunction;
 import io.hostwide.tcm.tmf.TmfResponse;
 import io.hostwide.tcm.tmf.TmfResult;
@@ -42,7 +42,7 @@ final class TmfHandler {
         }
         int held = endHeldTasks(f, r);
         endHeldTasksOfOtherSessions(f, r.lun());
-        nexus.core().taskManagement().request(nexus, f, r.lun(), r.referencedTaskTag() & 0xffff_ffffL,
+        ffp.conn.server.registry.taskManagement().request(nexus, f, r.lun(), r.referencedTaskTag() & 0xffff_ffffL,
                 result -> answer(r, f, held, result));
     }
 

@@ -1,14 +1,14 @@
 package io.hostwide.tcm.alua;
 
-import io.hostwide.tcm.CommandGate;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.SessionLun;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.model.AluaAccessState;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandGate;
+import io.hostwide.tcm.lu.AluaAccessState;
+import io.hostwide.tcm.lu.SessionLun;
+import io.hostwide.tcm.spi.SenseReason;
 
 /**
- * The {@link io.hostwide.tcm.GateSlot#ALUA} gate (SPC-4 §5.15.2.4): a command reaching the LU through a port
+ * The {@link io.hostwide.tcm.dispatch.GateSlot#ALUA} gate (SPC-4 §5.15.2.4): a command reaching the LU through a port
  * whose group is not active runs only if its row allows that state ({@link CommandDescriptor#aluaAllowed()}),
  * else it ends NOT READY with LOGICAL UNIT NOT ACCESSIBLE: ASYMMETRIC ACCESS STATE TRANSITION (04h/0Ah), TARGET
  * PORT IN STANDBY STATE (04h/0Bh), TARGET PORT IN UNAVAILABLE STATE (04h/0Ch); offline lets only INQUIRY, REPORT
@@ -18,7 +18,7 @@ import io.hostwide.tcm.model.AluaAccessState;
 public final class AluaGate implements CommandGate {
 
     @Override
-    public int enter(TargetCommand cmd) {
+    public int enter(Command cmd) {
         SessionLun sl = cmd.sessionLun();
         if (sl == null) {
             return PASS;

@@ -3,28 +3,28 @@ package io.hostwide.tcm.alua;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.TargetCore;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.CommandTable;
-import io.hostwide.tcm.core.ReservationRule;
-import io.hostwide.tcm.core.Row;
-import io.hostwide.tcm.core.TransferLength;
-import io.hostwide.tcm.model.AluaAccessState;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.Lun;
-import io.hostwide.tcm.model.ScsiTarget;
-import io.hostwide.tcm.model.TargetPort;
-import io.hostwide.tcm.model.TargetPortGroup;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandTable;
+import io.hostwide.tcm.dispatch.ReservationRule;
+import io.hostwide.tcm.dispatch.Row;
+import io.hostwide.tcm.dispatch.TransferLength;
+import io.hostwide.tcm.lu.AluaAccessState;
+import io.hostwide.tcm.lu.AluaGroups;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.Lun;
+import io.hostwide.tcm.lu.TargetPortGroup;
+import io.hostwide.tcm.port.ScsiTarget;
+import io.hostwide.tcm.port.TargetPort;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static io.hostwide.tcm.core.CommandDescriptor.ALUA_STANDBY;
-import static io.hostwide.tcm.core.CommandDescriptor.ALUA_TRANSITIONING;
-import static io.hostwide.tcm.core.CommandDescriptor.ALUA_UNAVAILABLE;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.ALUA_STANDBY;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.ALUA_TRANSITIONING;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.ALUA_UNAVAILABLE;
 
 /**
  * REPORT TARGET PORT GROUPS (SPC-4 §6.27, MAINTENANCE IN 0Ah) and SET TARGET PORT GROUPS (SPC-4 §6.40,
@@ -56,18 +56,18 @@ public final class TargetPortGroupCommands {
                 .handler(TargetPortGroupCommands::set));
     }
 
-    static int report(TargetCommand cmd) {
+    static int report(Command cmd) {
         int format = (cmd.cdb()[1] & 0xE0) >>> 5;
         if (format > 1) {
             return cmd.failCdbField(1, 7);
         }
         Device dev = cmd.device();
-        AluaGroups alua = dev.services().alua();
+        AluaGroups alua = dev.alua();
         List<TargetPortGroup> groups = alua.groups();
         List<List<Integer>> members = new ArrayList<>();
         int len = format == 1 ? 8 : 4;
         for (TargetPortGroup g : groups) {
-            List<Integer> ports = members(cmd.session().port().target(), dev, g);
+            List<Integer> ports = members(cmd.targetPort().target(), dev, g);
             members.add(ports);
             len += 8 + 4 * ports.size();
         }
@@ -109,7 +109,7 @@ public final class TargetPortGroupCommands {
     }
 
     /** Validates every descriptor first, then applies them: a rejected list changes no state. */
-    static int set(TargetCommand cmd) {
+    static int set(Command cmd) {
         int n = cmd.dataOutLength();
         if (n == 0) {
             return CommandDescriptor.DONE;
@@ -117,7 +117,7 @@ public final class TargetPortGroupCommands {
         if (n < 4 || (n - 4) % 4 != 0) {
             return cmd.fail(SenseReason.PARAMETER_LIST_LENGTH_ERROR);
         }
-        AluaGroups alua = cmd.device().services().alua();
+        AluaGroups alua = cmd.device().alua();
         int count = (n - 4) / 4;
         TargetPortGroup[] targets = new TargetPortGroup[count];
         int[] states = new int[count];
@@ -137,15 +137,14 @@ public final class TargetPortGroupCommands {
         // LIO-style: SET TARGET PORT GROUPS returns once every requested group has reached its state; each
         // pending transition counts down, the handler holds one count until all are started
         AtomicInteger outstanding = new AtomicInteger(1);
-        TargetCore core = cmd.session().core();
         Runnable done = () -> {
             if (outstanding.decrementAndGet() == 0) {
-                core.complete(cmd);
+                cmd.complete();
             }
         };
         for (int i = 0; i < count; i++) {
             outstanding.incrementAndGet();
-            if (alua.transition(targets[i], states[i], AluaAccessState.STATUS_EXPLICIT, cmd.session(), done)
+            if (alua.transition(targets[i], states[i], AluaAccessState.STATUS_EXPLICIT, cmd.nexus(), done)
                     != AluaGroups.PENDING) {
                 outstanding.decrementAndGet();
             }

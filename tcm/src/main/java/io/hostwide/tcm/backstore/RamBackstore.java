@@ -1,5 +1,7 @@
 package io.hostwide.tcm.backstore;
 
+import io.hostwide.tcm.spi.Backstore;
+
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;

@@ -12,7 +12,7 @@ import io.hostwide.blk.TagSet;
 import io.hostwide.blk.TagSetConfig;
 import io.hostwide.blk.TagSetFlags;
 import io.hostwide.blk.exec.ThreadPoolKblockd;
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
 
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +37,7 @@ public final class BlkIoQueue implements IoQueue {
     private final TagSet tagSet;
     private final RequestQueue queue;
     private final ArrayBlockingQueue<Request> started;
-    private final TargetCommand[] slotCmd;
+    private final CoreCommand[] slotCmd;
     private final Work[] slotWork;
     private final Completion[] slotDone;
     private final AtomicIntegerArray slotBusy;
@@ -52,7 +52,7 @@ public final class BlkIoQueue implements IoQueue {
         this.depth = Math.max(1, Math.min(depth, TagSetConfig.MAX_DEPTH));
         int slots = Integer.highestOneBit(2 * this.depth - 1) << 1;
         this.slotMask = slots - 1;
-        this.slotCmd = new TargetCommand[slots];
+        this.slotCmd = new CoreCommand[slots];
         this.slotWork = new Work[slots];
         this.slotDone = new Completion[slots];
         this.slotBusy = new AtomicIntegerArray(slots);
@@ -86,7 +86,7 @@ public final class BlkIoQueue implements IoQueue {
     }
 
     @Override
-    public boolean offer(TargetCommand cmd, Work work, Completion complete) {
+    public boolean offer(CoreCommand cmd, Work work, Completion complete) {
         if (closed) {
             return false;
         }
@@ -120,7 +120,7 @@ public final class BlkIoQueue implements IoQueue {
                 continue;
             }
             int slot = (int) rq.offset();
-            TargetCommand cmd = slotCmd[slot];
+            CoreCommand cmd = slotCmd[slot];
             Work w = slotWork[slot];
             Completion done = slotDone[slot];
             slotCmd[slot] = null;

@@ -1,6 +1,6 @@
 package io.hostwide.tcm.core;
 
-import io.hostwide.tcm.TargetCommand;
+
 
 /**
  * Where a device runs commands that touch a blocking backstore: a bounded queue (the device's queue_depth) served
@@ -17,7 +17,7 @@ public interface IoQueue extends AutoCloseable {
      *
      * @return false when the queue is full (the core answers TASK SET FULL) or closed
      */
-    boolean offer(TargetCommand cmd, Work work, Completion complete);
+    boolean offer(CoreCommand cmd, Work work, Completion complete);
 
     /** Commands queued or running. */
     int inFlight();
@@ -30,12 +30,12 @@ public interface IoQueue extends AutoCloseable {
     /** The step a worker runs for a queued command; true when the command is to be completed now. */
     @FunctionalInterface
     interface Work {
-        boolean run(TargetCommand cmd);
+        boolean run(CoreCommand cmd);
     }
 
     /** Completes a command after its queue place was given back. */
     @FunctionalInterface
     interface Completion {
-        void run(TargetCommand cmd);
+        void run(CoreCommand cmd);
     }
 }

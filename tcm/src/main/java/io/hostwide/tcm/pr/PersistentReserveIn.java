@@ -2,7 +2,10 @@ package io.hostwide.tcm.pr;
 
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.lu.PrState;
+import io.hostwide.tcm.lu.PrType;
+import io.hostwide.tcm.lu.Registration;
 
 import java.util.List;
 
@@ -18,8 +21,8 @@ public final class PersistentReserveIn {
     static final int CAPABILITIES_BYTE2 = 0x10 | 0x04 | 0x01;
     static final int CAPABILITIES_BYTE3 = 0x80 | 0x10;
 
-    public static int execute(TargetCommand cmd) {
-        PrState s = cmd.device().services().reservations().state();
+    public static int execute(Command cmd) {
+        PrState s = cmd.device().reservations().state();
         return switch (cmd.cdb()[1] & 0x1F) {
             case ServiceAction.PRIN_READ_KEYS -> readKeys(cmd, s);
             case ServiceAction.PRIN_READ_RESERVATION -> readReservation(cmd, s);
@@ -30,7 +33,7 @@ public final class PersistentReserveIn {
     }
 
     /** SPC-4 §6.15.2: PRgeneration, ADDITIONAL LENGTH, then one 8-byte key per registered I_T nexus. */
-    private static int readKeys(TargetCommand cmd, PrState s) {
+    private static int readKeys(Command cmd, PrState s) {
         List<Registration> regs = s.registrations();
         int len = 8 + 8 * regs.size();
         byte[] d = cmd.scratch(len);
@@ -43,7 +46,7 @@ public final class PersistentReserveIn {
     }
 
     /** SPC-4 §6.15.3: the reservation key (0 for all-registrants types), scope and type. */
-    private static int readReservation(TargetCommand cmd, PrState s) {
+    private static int readReservation(Command cmd, PrState s) {
         int len = s.reserved() ? 24 : 8;
         byte[] d = cmd.scratch(len);
         BigEndian.put32(d, 0, s.generation() & 0xFFFF_FFFFL);
@@ -56,7 +59,7 @@ public final class PersistentReserveIn {
     }
 
     /** SPC-4 §6.15.4. */
-    private static int reportCapabilities(TargetCommand cmd, PrState s) {
+    private static int reportCapabilities(Command cmd, PrState s) {
         byte[] d = cmd.scratch(8);
         BigEndian.put16(d, 0, 8);
         d[2] = (byte) CAPABILITIES_BYTE2;
@@ -69,7 +72,7 @@ public final class PersistentReserveIn {
      * SPC-4 §6.15.5: one full status descriptor per registration: key, ALL_TG_PT / R_HOLDER, scope and type
      * when holding, relative target port identifier, and the initiator's TransportID.
      */
-    private static int readFullStatus(TargetCommand cmd, PrState s) {
+    private static int readFullStatus(Command cmd, PrState s) {
         List<Registration> regs = s.registrations();
         int len = 8;
         for (Registration r : regs) {

@@ -3,10 +3,14 @@ package io.hostwide.tcm.pr;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.Session;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.PersistentReservations;
+import io.hostwide.tcm.lu.PrState;
+import io.hostwide.tcm.lu.PrType;
+import io.hostwide.tcm.lu.Registration;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,7 +32,7 @@ public final class PersistentReserveOut {
     static final int ALL_TG_PT = 0x04;
     static final int APTPL = 0x01;
 
-    public static int execute(TargetCommand cmd) {
+    public static int execute(Command cmd) {
         byte[] cdb = cmd.cdb();
         int sa = cdb[1] & 0x1F;
         long paramLength = BigEndian.u32(cdb, 5);
@@ -58,7 +62,7 @@ public final class PersistentReserveOut {
             }
         }
         Request r = new Request(cmd, cmd.outS64(0), cmd.outS64(8), flags, cdb[2] & 0xF);
-        PersistentReservations pr = cmd.device().services().reservations();
+        PersistentReservations pr = cmd.device().reservations();
         synchronized (pr) {
             return switch (sa) {
                 case ServiceAction.PROUT_REGISTER -> register(pr, r, false);
@@ -79,8 +83,8 @@ public final class PersistentReserveOut {
     }
 
     /** One decoded request. */
-    record Request(TargetCommand cmd, long key, long saKey, int flags, int type) {
-        Session session() { return cmd.session(); }
+    record Request(Command cmd, long key, long saKey, int flags, int type) {
+        ItNexus session() { return cmd.nexus(); }
 
         boolean aptpl() { return (flags & APTPL) != 0; }
 
@@ -90,7 +94,7 @@ public final class PersistentReserveOut {
     /** REGISTER / REGISTER AND IGNORE EXISTING KEY (SPC-4 §5.13.7). */
     private static int register(PersistentReservations pr, Request r, boolean ignoreKey) {
         PrState s = pr.state();
-        TargetCommand cmd = r.cmd();
+        Command cmd = r.cmd();
         Registration mine = s.registrationOf(r.session());
         if (mine == null) {
             if (!ignoreKey && r.key() != 0) {
@@ -142,7 +146,7 @@ public final class PersistentReserveOut {
             return CommandDescriptor.DONE;
         }
         if (releasedRo) {
-            Session me = r.session();
+            ItNexus me = r.session();
             pr.unitAttention(x -> x != me && next.registrationOf(x) != null, Asc.RESERVATIONS_RELEASED);
         }
         return CommandDescriptor.DONE;
@@ -151,7 +155,7 @@ public final class PersistentReserveOut {
     /** RESERVE (SPC-4 §5.13.9). */
     private static int reserve(PersistentReservations pr, Request r) {
         PrState s = pr.state();
-        TargetCommand cmd = r.cmd();
+        Command cmd = r.cmd();
         Registration mine = s.registrationOf(r.session());
         if (mine == null || mine.key() != r.key()) {
             return cmd.fail(SenseReason.RESERVATION_CONFLICT);
@@ -171,7 +175,7 @@ public final class PersistentReserveOut {
     /** RELEASE (SPC-4 §5.13.11.2.2). */
     private static int release(PersistentReservations pr, Request r) {
         PrState s = pr.state();
-        TargetCommand cmd = r.cmd();
+        Command cmd = r.cmd();
         Registration mine = s.registrationOf(r.session());
         if (mine == null || mine.key() != r.key()) {
             return cmd.fail(SenseReason.RESERVATION_CONFLICT);
@@ -186,7 +190,7 @@ public final class PersistentReserveOut {
         PrState next = new PrState(s.generation(), s.registrations(), 0, null, s.spc2Holder(), s.aptpl());
         commit(pr, cmd, next);
         if (!cmd.failed() && (PrType.registrantsOnly(released) || PrType.allRegistrants(released))) {
-            Session me = r.session();
+            ItNexus me = r.session();
             pr.unitAttention(x -> x != me && next.registrationOf(x) != null, Asc.RESERVATIONS_RELEASED);
         }
         return CommandDescriptor.DONE;
@@ -195,12 +199,12 @@ public final class PersistentReserveOut {
     /** CLEAR (SPC-4 §5.13.11.2.6): every registration and the reservation go; the others hear RESERVATIONS PREEMPTED. */
     private static int clear(PersistentReservations pr, Request r) {
         PrState s = pr.state();
-        TargetCommand cmd = r.cmd();
+        Command cmd = r.cmd();
         Registration mine = s.registrationOf(r.session());
         if (mine == null || mine.key() != r.key()) {
             return cmd.fail(SenseReason.RESERVATION_CONFLICT);
         }
-        Set<Session> told = new HashSet<>();
+        Set<ItNexus> told = new HashSet<>();
         for (Registration x : s.registrations()) {
             told.addAll(pr.nexusesOf(x));
         }
@@ -213,7 +217,7 @@ public final class PersistentReserveOut {
     }
 
     /** Publishes the next state; a failed APTPL write fails the command and leaves the old state. */
-    static int commit(PersistentReservations pr, TargetCommand cmd, PrState next) {
+    static int commit(PersistentReservations pr, Command cmd, PrState next) {
         if (!pr.publish(next)) {
             return cmd.fail(SenseReason.INSUFFICIENT_REGISTRATION_RESOURCES);
         }

@@ -2,12 +2,12 @@ package io.hostwide.tcm.pr;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.core.CommandTable;
-import io.hostwide.tcm.core.ReservationRule;
-import io.hostwide.tcm.core.Row;
-import io.hostwide.tcm.core.TransferLength;
+import io.hostwide.tcm.dispatch.CommandTable;
+import io.hostwide.tcm.dispatch.ReservationRule;
+import io.hostwide.tcm.dispatch.Row;
+import io.hostwide.tcm.dispatch.TransferLength;
 
-import static io.hostwide.tcm.core.CommandDescriptor.ALUA_STANDBY;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.ALUA_STANDBY;
 
 /**
  * Command table rows of the reservation layer: PERSISTENT RESERVE IN/OUT (SPC-4 §6.15-6.16) and the SPC-2

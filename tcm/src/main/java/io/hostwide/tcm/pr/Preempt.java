@@ -1,11 +1,14 @@
 package io.hostwide.tcm.pr;
 
 import io.hostwide.scsi.spec.Asc;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.Session;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.TargetCore;
-import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.PersistentReservations;
+import io.hostwide.tcm.lu.PrState;
+import io.hostwide.tcm.lu.PrType;
+import io.hostwide.tcm.lu.Registration;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -32,8 +35,8 @@ final class Preempt {
 
     static int execute(PersistentReservations pr, PersistentReserveOut.Request r, boolean abort) {
         PrState s = pr.state();
-        TargetCommand cmd = r.cmd();
-        Session me = r.session();
+        Command cmd = r.cmd();
+        ItNexus me = r.session();
         Registration mine = s.registrationOf(me);
         if (mine == null || mine.key() != r.key()) {
             return cmd.fail(SenseReason.RESERVATION_CONFLICT);
@@ -62,7 +65,7 @@ final class Preempt {
             holder = null; // cannot happen for a preempting holder; keeps the state consistent
             type = 0;
         }
-        Set<Session> preempted = new HashSet<>();
+        Set<ItNexus> preempted = new HashSet<>();
         for (Registration x : removed) {
             preempted.addAll(pr.nexusesOf(x));
         }
@@ -79,8 +82,7 @@ final class Preempt {
         if (!abort || preempted.isEmpty()) {
             return CommandDescriptor.DONE;
         }
-        TargetCore core = me.core();
-        core.taskManagement().abortFor(preempted, pr.device(), cmd, me, () -> core.complete(cmd));
+        cmd.abortTasksOf(preempted, cmd::complete);
         return CommandDescriptor.ASYNC;
     }
 }

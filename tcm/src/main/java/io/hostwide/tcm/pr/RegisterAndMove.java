@@ -1,10 +1,13 @@
 package io.hostwide.tcm.pr;
 
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.Session;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.PersistentReservations;
+import io.hostwide.tcm.lu.PrState;
+import io.hostwide.tcm.lu.PrType;
+import io.hostwide.tcm.lu.Registration;
+import io.hostwide.tcm.port.TargetPort;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +24,7 @@ import java.util.List;
 final class RegisterAndMove {
     private RegisterAndMove() {}
 
-    static int execute(TargetCommand cmd, long paramLength) {
+    static int execute(Command cmd, long paramLength) {
         if (paramLength < 24 || cmd.dataOutLength() < 24) {
             return cmd.fail(SenseReason.PARAMETER_LIST_LENGTH_ERROR);
         }
@@ -35,7 +38,7 @@ final class RegisterAndMove {
         }
         int rtpi = cmd.outU16(18);
         TargetPort destPort = null;
-        for (TargetPort p : cmd.session().port().target().ports()) {
+        for (TargetPort p : cmd.targetPort().target().ports()) {
             if (p.relativePortId() == rtpi) {
                 destPort = p;
             }
@@ -47,16 +50,16 @@ final class RegisterAndMove {
         long saKey = cmd.outS64(8);
         boolean unreg = (cmd.outU8(17) & 0x02) != 0;
         boolean aptpl = (cmd.outU8(17) & 0x01) != 0;
-        PersistentReservations pr = cmd.device().services().reservations();
+        PersistentReservations pr = cmd.device().reservations();
         synchronized (pr) {
             return move(pr, cmd, key, saKey, dest, destPort, unreg, aptpl);
         }
     }
 
-    private static int move(PersistentReservations pr, TargetCommand cmd, long key, long saKey, String dest,
+    private static int move(PersistentReservations pr, Command cmd, long key, long saKey, String dest,
                             TargetPort destPort, boolean unreg, boolean aptpl) {
         PrState s = pr.state();
-        Session me = cmd.session();
+        ItNexus me = cmd.nexus();
         Registration mine = s.registrationOf(me);
         if (mine == null || mine.key() != key) {
             return cmd.fail(SenseReason.RESERVATION_CONFLICT);
@@ -67,7 +70,7 @@ final class RegisterAndMove {
         if (saKey == 0) {
             return cmd.failParameterField(8, 7);
         }
-        if (dest.equals(me.initiatorPortName()) && destPort == me.port()) {
+        if (dest.equals(me.initiatorPortName()) && destPort.relativePortId() == me.relativeTargetPortId()) {
             return cmd.failParameterField(24, 7); // moving to itself
         }
         List<Registration> regs = new ArrayList<>(s.registrations());

@@ -1,16 +1,18 @@
 package io.hostwide.tcm.pr;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
-import io.hostwide.tcm.CommandGate;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.Session;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.ReservationRule;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandGate;
+import io.hostwide.tcm.dispatch.ReservationRule;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.PrState;
+import io.hostwide.tcm.lu.Registration;
+import io.hostwide.tcm.spi.SenseReason;
 
 /**
- * The {@link io.hostwide.tcm.GateSlot#RESERVATION} gate: RESERVATION CONFLICT per the command row's
+ * The {@link io.hostwide.tcm.dispatch.GateSlot#RESERVATION} gate: RESERVATION CONFLICT per the command row's
  * {@link ReservationRule}. Fast path: one volatile read of the LU's {@link PrState}; with no reservation
  * (registrations alone never conflict) the command passes without a lock.
  *
@@ -28,17 +30,17 @@ import io.hostwide.tcm.model.Device;
 public final class ReservationGate implements CommandGate {
 
     @Override
-    public int enter(TargetCommand cmd) {
+    public int enter(Command cmd) {
         Device dev = cmd.device();
         if (dev == null) {
             return PASS;
         }
-        PrState s = dev.services().reservations().state();
+        PrState s = dev.reservations().state();
         if (s.quiet()) {
             return PASS;
         }
-        Session me = cmd.session();
-        Session spc2 = Spc2Reservations.live(s.spc2Holder());
+        ItNexus me = cmd.nexus();
+        ItNexus spc2 = s.liveSpc2Holder();
         if (spc2 != null && spc2 != me && !spc2Allowed(cmd)) {
             return conflict(cmd);
         }
@@ -48,45 +50,18 @@ public final class ReservationGate implements CommandGate {
         return PASS;
     }
 
-    private static int conflict(TargetCommand cmd) {
+    private static int conflict(Command cmd) {
         cmd.fail(SenseReason.RESERVATION_CONFLICT);
         return FAIL;
     }
 
-    private static boolean spc2Allowed(TargetCommand cmd) {
+    private static boolean spc2Allowed(Command cmd) {
         int op = cmd.opcode();
         return cmd.descriptor().has(CommandDescriptor.NO_LUN_OK) || op == ScsiOpcode.RELEASE_6
                 || op == ScsiOpcode.RELEASE_10;
     }
 
-    /**
-     * Whether I_T nexus {@code me} may access {@code dev} with a command of {@code rule} (READ or WRITE) under
-     * the LU's current reservations: the copy manager checks its copy targets with this (SPC-4 §6.4).
-     */
-    public static boolean allowed(Device dev, Session me, ReservationRule rule) {
-        PrState s = dev.services().reservations().state();
-        if (s.quiet()) {
-            return true;
-        }
-        Session spc2 = Spc2Reservations.live(s.spc2Holder());
-        if (spc2 != null && spc2 != me) {
-            return false;
-        }
-        return !s.reserved() || s.isHolder(me) || tableAllows(s, rule, s.registrationOf(me) != null);
-    }
-
-    private static boolean tableAllows(PrState s, ReservationRule rule, boolean registered) {
-        int type = s.type();
-        if (PrType.writeExclusive(type) && rule == ReservationRule.READ) {
-            return true;
-        }
-        if (type == PrType.WRITE_EXCLUSIVE || type == PrType.EXCLUSIVE_ACCESS) {
-            return false;
-        }
-        return registered;
-    }
-
-    static boolean persistentAllowed(PrState s, TargetCommand cmd, Session me) {
+    static boolean persistentAllowed(PrState s, Command cmd, ItNexus me) {
         ReservationRule rule = cmd.descriptor().reservation();
         if (rule == ReservationRule.ALWAYS_ALLOWED) {
             return true;
@@ -106,6 +81,6 @@ public final class ReservationGate implements CommandGate {
                 return true;
             }
         }
-        return tableAllows(s, rule == ReservationRule.READ ? rule : ReservationRule.WRITE, mine != null);
+        return s.tableAllows(rule != ReservationRule.READ, mine != null);
     }
 }

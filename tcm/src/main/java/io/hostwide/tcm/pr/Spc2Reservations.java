@@ -1,9 +1,11 @@
 package io.hostwide.tcm.pr;
 
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.Session;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.PersistentReservations;
+import io.hostwide.tcm.lu.PrState;
+import io.hostwide.tcm.spi.SenseReason;
 
 /**
  * RESERVE(6)/(10) and RELEASE(6)/(10) (SPC-2 §7.21-7.24), logical-unit reservations of one I_T nexus, with the
@@ -17,15 +19,15 @@ import io.hostwide.tcm.core.CommandDescriptor;
 public final class Spc2Reservations {
     private Spc2Reservations() {}
 
-    public static int reserve(TargetCommand cmd) {
-        PersistentReservations pr = cmd.device().services().reservations();
-        Session me = cmd.session();
+    public static int reserve(Command cmd) {
+        PersistentReservations pr = cmd.device().reservations();
+        ItNexus me = cmd.nexus();
         synchronized (pr) {
             PrState s = pr.state();
             if (!s.registrations().isEmpty()) {
                 return s.isHolder(me) ? CommandDescriptor.DONE : cmd.fail(SenseReason.RESERVATION_CONFLICT);
             }
-            Session holder = live(s.spc2Holder());
+            ItNexus holder = s.liveSpc2Holder();
             if (holder != null && holder != me) {
                 return cmd.fail(SenseReason.RESERVATION_CONFLICT);
             }
@@ -34,24 +36,19 @@ public final class Spc2Reservations {
         }
     }
 
-    public static int release(TargetCommand cmd) {
-        PersistentReservations pr = cmd.device().services().reservations();
-        Session me = cmd.session();
+    public static int release(Command cmd) {
+        PersistentReservations pr = cmd.device().reservations();
+        ItNexus me = cmd.nexus();
         synchronized (pr) {
             PrState s = pr.state();
             if (!s.registrations().isEmpty()) {
                 return s.isHolder(me) ? CommandDescriptor.DONE : cmd.fail(SenseReason.RESERVATION_CONFLICT);
             }
-            Session holder = live(s.spc2Holder());
+            ItNexus holder = s.liveSpc2Holder();
             if (holder == me || (holder == null && s.spc2Holder() != null)) {
                 pr.publish(new PrState(s.generation(), s.registrations(), s.type(), s.holder(), null, s.aptpl()));
             }
             return CommandDescriptor.DONE;
         }
-    }
-
-    /** The holder unless its I_T nexus is gone (nexus loss releases the reservation, SPC-2 §5.5.1). */
-    static Session live(Session holder) {
-        return holder == null || holder.closed() ? null : holder;
     }
 }

@@ -1,6 +1,6 @@
 package io.hostwide.tcm.pr;
 
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.dispatch.Command;
 
 import java.nio.charset.StandardCharsets;
 
@@ -33,7 +33,7 @@ final class TransportIds {
     }
 
     /** The initiator port name in a format-01b iSCSI TransportID of the parameter data, or null when invalid. */
-    static String iscsiInitiatorPort(TargetCommand cmd, int off, int len) {
+    static String iscsiInitiatorPort(Command cmd, int off, int len) {
         if (len < 24 || (cmd.outU8(off) & 0x0F) != PROTOCOL_ISCSI || (cmd.outU8(off) & 0xC0) != FORMAT_PORT) {
             return null;
         }

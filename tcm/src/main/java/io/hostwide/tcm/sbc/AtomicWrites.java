@@ -2,14 +2,14 @@ package io.hostwide.tcm.sbc;
 
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.Cdb16;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.backstore.DataPathErrors;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.RangeLock;
-import io.hostwide.tcm.core.TransferLength;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.TransferLength;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.lu.RangeLock;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.DataPathErrors;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -31,7 +31,7 @@ final class AtomicWrites {
 
     static final TransferLength ATOMIC_DATA = (cdb, dev) -> (long) BigEndian.u16(cdb, ATOMIC_TRANSFER_LENGTH) * dev.blockSize();
 
-    static int compareAndWrite(TargetCommand cmd) {
+    static int compareAndWrite(Command cmd) {
         byte[] cdb = cmd.cdb();
         Device dev = cmd.device();
         if (!dev.attributes().emulateCaw()) {
@@ -74,7 +74,7 @@ final class AtomicWrites {
     }
 
     /** ORWRITE(16): each block becomes (old OR new), read and written back under the exclusive range. */
-    static int orWrite(TargetCommand cmd) {
+    static int orWrite(Command cmd) {
         byte[] cdb = cmd.cdb();
         Device dev = cmd.device();
         if (!BlockCdb.protectClear(cmd)) {
@@ -112,7 +112,7 @@ final class AtomicWrites {
      * WRITE ATOMIC(16): the transfer length, LBA alignment and granularity must fit the Block Limits VPD atomic
      * fields; ATOMIC BOUNDARY must be 0 (MAXIMUM ATOMIC BOUNDARY SIZE is 0).
      */
-    static int writeAtomic(TargetCommand cmd) {
+    static int writeAtomic(Command cmd) {
         byte[] cdb = cmd.cdb();
         Device dev = cmd.device();
         DeviceAttributes a = dev.attributes();

@@ -5,9 +5,9 @@ import io.hostwide.scsi.spec.Cdb12;
 import io.hostwide.scsi.spec.Cdb16;
 import io.hostwide.scsi.spec.Cdb6;
 import io.hostwide.scsi.spec.CdbGroup;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.TransferLength;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.TransferLength;
+import io.hostwide.tcm.spi.SenseReason;
 
 /**
  * LBA and transfer length of the block commands that share the READ(6/10/12/16) layouts, picked by CDB length,
@@ -57,7 +57,7 @@ final class BlockCdb {
      *
      * @return true when the range is valid
      */
-    static boolean inRange(TargetCommand cmd, long lba, long blocks) {
+    static boolean inRange(Command cmd, long lba, long blocks) {
         long cap = cmd.device().blockCount();
         if (Long.compareUnsigned(lba, cap) > 0 || Long.compareUnsigned(blocks, cap - lba) > 0) {
             cmd.fail(SenseReason.LBA_OUT_OF_RANGE);
@@ -67,7 +67,7 @@ final class BlockCdb {
     }
 
     /** Non-zero RDPROTECT/WRPROTECT/VRPROTECT/ORPROTECT without protection information → INVALID FIELD IN CDB. */
-    static boolean protectClear(TargetCommand cmd) {
+    static boolean protectClear(Command cmd) {
         if ((cmd.cdb()[1] & Cdb10.PROTECT_MASK) != 0 && CdbGroup.lengthOf(cmd.cdb()[0]) != 6) {
             cmd.failCdbField(1, 7);
             return false;

@@ -1,10 +1,10 @@
 package io.hostwide.tcm.sbc;
 
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.backstore.DataPathErrors;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.DataPathErrors;
 
 import java.io.IOException;
 
@@ -13,7 +13,7 @@ final class CacheCommands {
     private CacheCommands() {}
 
     /** Range check, then make every completed write durable (IMMED is honoured by finishing before GOOD). */
-    static int synchronizeCache(TargetCommand cmd) {
+    static int synchronizeCache(Command cmd) {
         byte[] cdb = cmd.cdb();
         long lba = BlockCdb.lba(cdb);
         long blocks = BlockCdb.blocks(cdb);
@@ -34,7 +34,7 @@ final class CacheCommands {
      * Range check; CONDITION MET when the blocks are in memory (non-blocking backstores hold everything "in
      * cache"), GOOD otherwise (SBC-4 §5.9: the cache could not be assumed to hold them).
      */
-    static int prefetch(TargetCommand cmd) {
+    static int prefetch(Command cmd) {
         byte[] cdb = cmd.cdb();
         long lba = BlockCdb.lba(cdb);
         long blocks = BlockCdb.blocks(cdb);

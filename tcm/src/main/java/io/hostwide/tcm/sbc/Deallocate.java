@@ -1,7 +1,7 @@
 package io.hostwide.tcm.sbc;
 
-import io.hostwide.tcm.backstore.Backstore;
-import io.hostwide.tcm.model.DeviceAttributes;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.Backstore;
 
 import java.io.IOException;
 

@@ -2,11 +2,11 @@ package io.hostwide.tcm.sbc;
 
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.Cdb16;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.backstore.DataPathErrors;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.DataPathErrors;
 
 import java.io.IOException;
 
@@ -22,7 +22,7 @@ final class GetLbaStatus {
     static final int DESCRIPTOR = 16;
     static final int MAX_DESCRIPTORS = 256;
 
-    static int execute(TargetCommand cmd) {
+    static int execute(Command cmd) {
         byte[] cdb = cmd.cdb();
         Device dev = cmd.device();
         long lba = Cdb16.lba(cdb);

@@ -1,11 +1,11 @@
 package io.hostwide.tcm.sbc;
 
 import io.hostwide.scsi.spec.BigEndian;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.backstore.DataPathErrors;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.DataPathErrors;
 
 import java.io.IOException;
 
@@ -22,7 +22,7 @@ final class Medium {
     static final int LOEJ = 0x02;
     static final int NO_FLUSH = 0x04;
 
-    static int startStopUnit(TargetCommand cmd) {
+    static int startStopUnit(Command cmd) {
         byte[] cdb = cmd.cdb();
         Device dev = cmd.device();
         int powerCondition = (cdb[4] & 0xF0) >>> 4;
@@ -60,7 +60,7 @@ final class Medium {
     }
 
     /** PREVENT field 00b allow, 01b prevent (per I_T nexus); 1xb are MMC persistent-prevent forms. */
-    static int preventAllow(TargetCommand cmd) {
+    static int preventAllow(Command cmd) {
         int prevent = cmd.cdb()[4] & 0x03;
         if (prevent > 1) {
             return cmd.failCdbField(4, 1);
@@ -70,13 +70,13 @@ final class Medium {
     }
 
     /** An empty defect list in the format asked for (the medium has no defects). */
-    static int readDefectData10(TargetCommand cmd) {
+    static int readDefectData10(Command cmd) {
         byte[] d = cmd.scratch(4);
         d[1] = (byte) (cmd.cdb()[2] & 0x1F); // REQ_PLIST | REQ_GLIST | DEFECT LIST FORMAT echoed
         return cmd.respond(d, 4);
     }
 
-    static int readDefectData12(TargetCommand cmd) {
+    static int readDefectData12(Command cmd) {
         byte[] d = cmd.scratch(8);
         d[1] = (byte) (cmd.cdb()[1] & 0x1F);
         BigEndian.put32(d, 4, 0);

@@ -2,12 +2,12 @@ package io.hostwide.tcm.sbc;
 
 import io.hostwide.scsi.spec.Cdb10;
 import io.hostwide.scsi.spec.CdbGroup;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.backstore.DataPathErrors;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.RangeLock;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.RangeLock;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.DataPathErrors;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,7 +16,7 @@ import java.nio.ByteBuffer;
 final class ReadWrite {
     private ReadWrite() {}
 
-    static int read(TargetCommand cmd) {
+    static int read(Command cmd) {
         byte[] cdb = cmd.cdb();
         if (!BlockCdb.protectClear(cmd)) {
             return CommandDescriptor.DONE;
@@ -42,7 +42,7 @@ final class ReadWrite {
         return CommandDescriptor.DONE;
     }
 
-    static int write(TargetCommand cmd) {
+    static int write(Command cmd) {
         byte[] cdb = cmd.cdb();
         if (!BlockCdb.protectClear(cmd)) {
             return CommandDescriptor.DONE;
@@ -65,7 +65,7 @@ final class ReadWrite {
      * Writes {@code bytes} of Data-Out starting at {@code dataOffset} to {@code lba}, holding the range shared
      * against COMPARE AND WRITE / WRITE ATOMIC.
      */
-    static int writeBlocks(TargetCommand cmd, Device dev, long lba, int bytes, int dataOffset, boolean fua) {
+    static int writeBlocks(Command cmd, Device dev, long lba, int bytes, int dataOffset, boolean fua) {
         boolean durable = (fua && dev.attributes().emulateFuaWrite()) || !dev.modePages().writeCacheEnabled();
         long mask = RangeLock.mask(lba, bytes / dev.blockSize());
         long[] stamps = RangeLock.stamps();
@@ -86,12 +86,12 @@ final class ReadWrite {
      * The blocks whose Data-Out the initiator sends: all of them, or fewer when the core truncated an overflowing
      * write to the expected length (RFC 7143 §11.4.5.2, see CommandDescriptor.TRUNCATABLE_DATA_OUT).
      */
-    static long transferredBlocks(TargetCommand cmd, Device dev, long blocks) {
+    static long transferredBlocks(Command cmd, Device dev, long blocks) {
         return Math.min(blocks, cmd.cdbTransferLength() / dev.blockSize());
     }
 
     /** SBC-4 §6.6.4: a transfer longer than MAXIMUM TRANSFER LENGTH → INVALID FIELD IN CDB. */
-    static boolean withinMaxTransfer(TargetCommand cmd, Device dev, long blocks) {
+    static boolean withinMaxTransfer(Command cmd, Device dev, long blocks) {
         if (blocks > dev.maxTransferBlocks()) {
             cmd.failCdbField(BlockCdb.transferLengthOffset(cmd.cdb()), -1);
             return false;

@@ -2,10 +2,10 @@ package io.hostwide.tcm.sbc;
 
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.spi.SenseReason;
 
 /**
  * SANITIZE (SBC-4 §5.30): checks the CDB and parameter list, then starts a {@link SanitizeOperation} in the
@@ -21,7 +21,7 @@ final class Sanitize {
     static final int IMMED = 0x80;
     static final int PARAMETER_LIST_LENGTH = 7;
 
-    static int execute(TargetCommand cmd) {
+    static int execute(Command cmd) {
         byte[] cdb = cmd.cdb();
         Device dev = cmd.device();
         if (!dev.attributes().emulateSanitize()) {
@@ -44,7 +44,7 @@ final class Sanitize {
     }
 
     /** Parameter list (§5.30.2.2): INVERT(7) TEST(6..5) OVERWRITE COUNT(4..0), reserved, pattern length (2), pattern. */
-    private static int overwrite(TargetCommand cmd, Device dev, int paramLen, boolean immed) {
+    private static int overwrite(Command cmd, Device dev, int paramLen, boolean immed) {
         int bs = dev.blockSize();
         if (paramLen < 5 || paramLen > bs + 4) {
             return cmd.failCdbField(PARAMETER_LIST_LENGTH, -1);

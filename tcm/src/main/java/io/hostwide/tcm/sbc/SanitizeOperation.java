@@ -1,14 +1,13 @@
 package io.hostwide.tcm.sbc;
 
-import io.hostwide.tcm.Background;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.TargetCore;
-import io.hostwide.tcm.backstore.DataPathErrors;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.RangeLock;
-import io.hostwide.tcm.model.BackgroundOperation;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.BackgroundOperation;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.RangeLock;
+import io.hostwide.tcm.spi.Background;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.DataPathErrors;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -30,20 +29,18 @@ final class SanitizeOperation implements BackgroundOperation, Runnable {
     static final int CHUNK_BYTES = 1 << 20;
 
     private final Device dev;
-    private final TargetCore core;
     private final Background background;
     private final ByteBuffer[] patterns; // null: an erase; else the block pattern, then its inverse
     private final long passes;
     private final long blocks;
     private final long total;
     private volatile long done; // blocks written over all passes; written by the executor thread only
-    private TargetCommand waiter;
+    private Command waiter;
     private long startNanos;
 
-    private SanitizeOperation(Device dev, TargetCore core, ByteBuffer[] patterns, int passes) {
+    private SanitizeOperation(Device dev, Background background, ByteBuffer[] patterns, int passes) {
         this.dev = dev;
-        this.core = core;
-        this.background = core.background();
+        this.background = background;
         this.patterns = patterns;
         this.passes = passes;
         this.blocks = dev.blockCount();
@@ -51,12 +48,12 @@ final class SanitizeOperation implements BackgroundOperation, Runnable {
     }
 
     /** BLOCK ERASE or CRYPTOGRAPHIC ERASE: every block deallocated (thin) or zeroed, in one step. */
-    static SanitizeOperation erase(TargetCommand cmd) {
-        return new SanitizeOperation(cmd.device(), cmd.session().core(), null, 1);
+    static SanitizeOperation erase(Command cmd) {
+        return new SanitizeOperation(cmd.device(), cmd.background(), null, 1);
     }
 
     /** OVERWRITE: {@code block} written to every block {@code passes} times, inverted on odd passes if asked. */
-    static SanitizeOperation overwrite(TargetCommand cmd, byte[] block, int passes, boolean invert) {
+    static SanitizeOperation overwrite(Command cmd, byte[] block, int passes, boolean invert) {
         Device dev = cmd.device();
         int bs = dev.blockSize();
         int chunkBlocks = (int) Math.max(1, Math.min(dev.blockCount(), CHUNK_BYTES / bs));
@@ -66,14 +63,14 @@ final class SanitizeOperation implements BackgroundOperation, Runnable {
             plain.put(i, block[i % bs]);
             inverse.put(i, invert ? (byte) ~block[i % bs] : block[i % bs]);
         }
-        return new SanitizeOperation(dev, cmd.session().core(), new ByteBuffer[] {plain, inverse}, passes);
+        return new SanitizeOperation(dev, cmd.background(), new ByteBuffer[] {plain, inverse}, passes);
     }
 
     /**
      * Starts the operation for {@code cmd}: with IMMED the command completes GOOD at once (SBC-4 §5.30.1), else
      * it completes when the operation does. Fails when a sanitize already runs.
      */
-    int start(TargetCommand cmd, boolean immed) {
+    int start(Command cmd, boolean immed) {
         if (!dev.startOperation(this)) {
             BackgroundOperation running = dev.operation();
             return cmd.failWithProgress(SenseReason.NOT_READY_SANITIZE_IN_PROGRESS,
@@ -111,10 +108,10 @@ final class SanitizeOperation implements BackgroundOperation, Runnable {
 
     /** A TMF aborted the SANITIZE command: it completes now (aborted), the operation goes on (SBC-4 §4.11.1). */
     private void releaseAbortedWaiter() {
-        TargetCommand w = waiter;
+        Command w = waiter;
         if (w != null && w.abortRequested()) {
             waiter = null;
-            core.complete(w);
+            w.complete();
         }
     }
 
@@ -176,13 +173,13 @@ final class SanitizeOperation implements BackgroundOperation, Runnable {
     private void finish(SenseReason failure) {
         dev.sanitizeFailed(failure != null); // SBC-4 §4.11.4: a failure leaves the LU in failure mode
         dev.endOperation(this);
-        TargetCommand w = waiter;
+        Command w = waiter;
         waiter = null;
         if (w != null) {
             if (failure != null) {
                 w.fail(failure);
             }
-            core.complete(w);
+            w.complete();
         }
     }
 }

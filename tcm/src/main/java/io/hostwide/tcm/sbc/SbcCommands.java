@@ -2,38 +2,28 @@ package io.hostwide.tcm.sbc;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.core.CommandTable;
-import io.hostwide.tcm.core.ReservationRule;
-import io.hostwide.tcm.core.Row;
-import io.hostwide.tcm.core.TransferLength;
-import io.hostwide.tcm.spc.SpcCommands;
+import io.hostwide.tcm.dispatch.CommandTable;
+import io.hostwide.tcm.dispatch.ReservationRule;
+import io.hostwide.tcm.dispatch.Row;
+import io.hostwide.tcm.dispatch.TransferLength;
 
-import static io.hostwide.tcm.core.CommandDescriptor.ALUA_STANDBY;
-import static io.hostwide.tcm.core.CommandDescriptor.BACKSTORE_IO;
-import static io.hostwide.tcm.core.CommandDescriptor.EXACT_DATA_OUT;
-import static io.hostwide.tcm.core.CommandDescriptor.MEDIUM_ACCESS;
-import static io.hostwide.tcm.core.CommandDescriptor.TRUNCATABLE_DATA_OUT;
-import static io.hostwide.tcm.core.CommandDescriptor.WRITES_MEDIUM;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.ALUA_STANDBY;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.BACKSTORE_IO;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.EXACT_DATA_OUT;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.MEDIUM_ACCESS;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.TRUNCATABLE_DATA_OUT;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.WRITES_MEDIUM;
 
 /**
- * The command table of a direct-access block device (peripheral device type 00h): SPC-4 commands plus SBC-4.
- * Built once per device from its attributes at creation: UNMAP exists only when the device is thin and the
- * backstore can deallocate, COMPARE AND WRITE / WRITE ATOMIC / SANITIZE only when emulated — so REPORT SUPPORTED
- * OPERATION CODES and INVALID COMMAND OPERATION CODE always agree. Usage data follows the SBC-4 CDB figures: a
- * bit is set when the device server examines it; obsolete bits are reserved.
+ * The SBC-4 rows of a direct-access block device's command table (peripheral device type 00h); the core adds them
+ * to the SPC-4 rows and those of the other command sets. Chosen per device from its attributes at creation: UNMAP
+ * exists only when the device is thin and the backstore can deallocate, COMPARE AND WRITE / WRITE ATOMIC /
+ * SANITIZE only when emulated — so REPORT SUPPORTED OPERATION CODES and INVALID COMMAND OPERATION CODE always
+ * agree. Usage data follows the SBC-4 CDB figures: a bit is set when the device server examines it; obsolete bits
+ * are reserved.
  */
 public final class SbcCommands {
     private SbcCommands() {}
-
-    private static final CommandTable FULL = build(true, true, true, true);
-
-    /** Every SBC command this core implements (thin, with CAW, WRITE ATOMIC and SANITIZE). */
-    public static CommandTable table() { return FULL; }
-
-    /** The table for a device with these capabilities. */
-    public static CommandTable table(boolean thin, boolean caw, boolean writeAtomic, boolean sanitize) {
-        return thin && caw && writeAtomic && sanitize ? FULL : build(thin, caw, writeAtomic, sanitize);
-    }
 
     static final int READ_IO = MEDIUM_ACCESS | BACKSTORE_IO;
     static final int WRITE_IO = MEDIUM_ACCESS | BACKSTORE_IO | WRITES_MEDIUM;
@@ -42,28 +32,14 @@ public final class SbcCommands {
     private static final int F = 0xFF;
     private static final int CTRL = 0x07;
 
-    private static CommandTable build(boolean thin, boolean caw, boolean writeAtomic, boolean sanitize) {
-        CommandTable t = new CommandTable();
-        t.add(SpcCommands.testUnitReady());
-        t.add(SpcCommands.inquiry());
-        t.add(SpcCommands.reportLuns());
-        t.add(SpcCommands.requestSense());
-        t.add(SpcCommands.modeSense6());
-        t.add(SpcCommands.modeSense10());
-        t.add(SpcCommands.modeSelect6());
-        t.add(SpcCommands.modeSelect10());
-        t.add(SpcCommands.reportSupportedOperationCodes());
-        t.add(SpcCommands.reportSupportedTmfs());
+    /** Adds the SBC rows a device with these capabilities has. */
+    public static void addTo(CommandTable t, boolean thin, boolean caw, boolean writeAtomic, boolean sanitize) {
         readWrite(t);
         verify(t);
         cache(t);
         provisioning(t, thin, sanitize);
         atomics(t, caw, writeAtomic);
         medium(t);
-        io.hostwide.tcm.pr.PrCommands.addTo(t);
-        io.hostwide.tcm.alua.TargetPortGroupCommands.addTo(t);
-        io.hostwide.tcm.xcopy.CopyCommands.addTo(t);
-        return t;
     }
 
     private static void readWrite(CommandTable t) {

@@ -1,13 +1,12 @@
 package io.hostwide.tcm.sbc;
 
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.backstore.DataPathErrors;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.RangeLock;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.spc.SpcSupport;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.lu.RangeLock;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.DataPathErrors;
 
 import java.io.IOException;
 
@@ -22,9 +21,9 @@ final class Unmap {
     static final int HEADER = 8;
     static final int DESCRIPTOR = 16;
 
-    static int execute(TargetCommand cmd) {
+    static int execute(Command cmd) {
         Device dev = cmd.device();
-        if (!SpcSupport.thin(dev)) {
+        if (!dev.thinProvisioned()) {
             return cmd.fail(SenseReason.INVALID_COMMAND_OPERATION_CODE); // LBPU = 0: UNMAP is not supported
         }
         if ((cmd.cdb()[1] & 0x01) != 0) {

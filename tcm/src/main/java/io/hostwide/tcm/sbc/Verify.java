@@ -1,11 +1,11 @@
 package io.hostwide.tcm.sbc;
 
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.backstore.DataPathErrors;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.TransferLength;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.TransferLength;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.DataPathErrors;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -28,7 +28,7 @@ final class Verify {
         default -> 0;
     };
 
-    static int verify(TargetCommand cmd) {
+    static int verify(Command cmd) {
         byte[] cdb = cmd.cdb();
         if (!BlockCdb.protectClear(cmd)) {
             return CommandDescriptor.DONE;
@@ -50,7 +50,7 @@ final class Verify {
     }
 
     /** Reads the range and compares it with the Data-Out; the range must already be checked. */
-    static int compare(TargetCommand cmd, Device dev, long lba, long blocks, boolean sameBlock) {
+    static int compare(Command cmd, Device dev, long lba, long blocks, boolean sameBlock) {
         int bs = dev.blockSize();
         int chunkBlocks = (int) Math.max(1, Math.min(blocks, (256 * 1024) / bs));
         ByteBuffer buf = ByteBuffer.allocate(chunkBlocks * bs);
@@ -75,7 +75,7 @@ final class Verify {
         return CommandDescriptor.DONE;
     }
 
-    static int writeAndVerify(TargetCommand cmd) {
+    static int writeAndVerify(Command cmd) {
         byte[] cdb = cmd.cdb();
         if (!BlockCdb.protectClear(cmd)) {
             return CommandDescriptor.DONE;

@@ -1,14 +1,13 @@
 package io.hostwide.tcm.sbc;
 
 import io.hostwide.scsi.spec.CdbGroup;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.backstore.DataPathErrors;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.RangeLock;
-import io.hostwide.tcm.core.TransferLength;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.spc.SpcSupport;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.TransferLength;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.RangeLock;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.DataPathErrors;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -31,7 +30,7 @@ final class WriteSame {
 
     static final TransferLength DATA = (cdb, dev) -> ndob(cdb) ? 0 : dev.blockSize();
 
-    static int execute(TargetCommand cmd) {
+    static int execute(Command cmd) {
         byte[] cdb = cmd.cdb();
         Device dev = cmd.device();
         if (!BlockCdb.protectClear(cmd)) {
@@ -41,7 +40,7 @@ final class WriteSame {
             return cmd.failCdbField(1, 4);
         }
         boolean unmap = (cdb[1] & UNMAP) != 0;
-        if (unmap && !SpcSupport.thin(dev)) {
+        if (unmap && !dev.thinProvisioned()) {
             return cmd.failCdbField(1, 3);
         }
         long lba = BlockCdb.lba(cdb);
@@ -83,7 +82,7 @@ final class WriteSame {
         return CommandDescriptor.DONE;
     }
 
-    private static boolean allZero(TargetCommand cmd, int blockSize) {
+    private static boolean allZero(Command cmd, int blockSize) {
         for (int i = 0; i < blockSize; i++) {
             if (cmd.outU8(i) != 0) {
                 return false;
@@ -92,7 +91,7 @@ final class WriteSame {
         return true;
     }
 
-    private static void replicate(TargetCommand cmd, Device dev, long lba, long blocks) throws IOException {
+    private static void replicate(Command cmd, Device dev, long lba, long blocks) throws IOException {
         int bs = dev.blockSize();
         int chunk = (int) Math.max(1, Math.min(blocks, (256 * 1024) / bs));
         byte[] one = new byte[bs];

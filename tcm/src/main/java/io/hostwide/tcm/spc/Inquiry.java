@@ -6,10 +6,10 @@ import io.hostwide.scsi.spec.PeripheralDeviceType;
 import io.hostwide.scsi.spec.StandardInquiry;
 import io.hostwide.scsi.spec.VersionDescriptor;
 import io.hostwide.scsi.spec.VpdPage;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.port.TargetPort;
 
 import java.nio.charset.StandardCharsets;
 
@@ -19,7 +19,7 @@ public final class Inquiry {
 
     static final int EVPD = 0x01;
 
-    public static int execute(TargetCommand cmd) {
+    public static int execute(Command cmd) {
         byte[] cdb = cmd.cdb();
         boolean evpd = (cdb[1] & EVPD) != 0;
         int page = cdb[2] & 0xFF;
@@ -36,9 +36,9 @@ public final class Inquiry {
         return Vpd.execute(cmd, dev, page);
     }
 
-    private static int standard(TargetCommand cmd, Device dev) {
+    private static int standard(Command cmd, Device dev) {
         byte[] d = cmd.scratch(StandardInquiry.LENGTH_WITH_DESCRIPTORS);
-        TargetPort port = cmd.session().port();
+        TargetPort port = cmd.targetPort();
         if (dev == null && LunAddress.decode(cmd.lun()) == LunAddress.DECODED_WLUN_REPORT_LUNS) {
             d[0] = PeripheralDeviceType.WELL_KNOWN_LU; // SPC-4 §8.1: a well-known LU, qualifier 000b
         } else if (dev == null) {

@@ -3,12 +3,12 @@ package io.hostwide.tcm.spc;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.ModePage;
 import io.hostwide.scsi.spec.ScsiOpcode;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.backstore.DataPathErrors;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.ModePages;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.ModePages;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.DataPathErrors;
 
 import java.io.IOException;
 
@@ -25,7 +25,7 @@ public final class ModeSelect {
     static final int PF = 0x10;
     static final int SP = 0x01;
 
-    public static int execute(TargetCommand cmd) {
+    public static int execute(Command cmd) {
         byte[] cdb = cmd.cdb();
         boolean ten = (cdb[0] & 0xFF) == ScsiOpcode.MODE_SELECT_10;
         int len = cmd.dataOutLength();
@@ -83,7 +83,7 @@ public final class ModeSelect {
         return apply(cmd, dev, staged, save);
     }
 
-    private static boolean blockDescriptorOk(TargetCommand cmd, Device dev, int p, int bdLen, boolean longLba) {
+    private static boolean blockDescriptorOk(Command cmd, Device dev, int p, int bdLen, boolean longLba) {
         int expect = longLba ? ModePage.LONG_BLOCK_DESCRIPTOR_LENGTH : ModePage.SHORT_BLOCK_DESCRIPTOR_LENGTH;
         if (bdLen != expect || p + bdLen > cmd.dataOutLength()) {
             cmd.fail(SenseReason.PARAMETER_LIST_LENGTH_ERROR);
@@ -97,7 +97,7 @@ public final class ModeSelect {
         return true;
     }
 
-    private static int apply(TargetCommand cmd, Device dev, byte[][] staged, boolean save) {
+    private static int apply(Command cmd, Device dev, byte[][] staged, boolean save) {
         ModePages pages = dev.modePages();
         boolean wceBefore = pages.writeCacheEnabled();
         boolean changed = false;

@@ -3,9 +3,9 @@ package io.hostwide.tcm.spc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ModePage;
 import io.hostwide.scsi.spec.ScsiOpcode;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.ModePages;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.ModePages;
 
 /**
  * MODE SENSE(6) and MODE SENSE(10) (SPC-4 §6.11, §6.12): header, an optional short (or, with LLBAA, long) block
@@ -15,7 +15,7 @@ import io.hostwide.tcm.model.Device;
 public final class ModeSense {
     private ModeSense() {}
 
-    public static int execute(TargetCommand cmd) {
+    public static int execute(Command cmd) {
         byte[] cdb = cmd.cdb();
         boolean ten = (cdb[0] & 0xFF) == ScsiOpcode.MODE_SENSE_10;
         boolean dbd = (cdb[1] & 0x08) != 0;

@@ -1,6 +1,6 @@
 package io.hostwide.tcm.spc;
 
-import io.hostwide.tcm.core.CommandTable;
+import io.hostwide.tcm.dispatch.CommandTable;
 
 /**
  * What a nexus may send to a LUN it does not have, or to the REPORT LUNS well-known LUN (SPC-4 §4.3.2,

@@ -3,9 +3,9 @@ package io.hostwide.tcm.spc;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.LunAddress;
-import io.hostwide.tcm.Session;
-import io.hostwide.tcm.SessionLun;
-import io.hostwide.tcm.TargetCommand;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.SessionLun;
 
 /**
  * REPORT LUNS (SPC-4 §6.33): the LUN inventory of this I_T nexus. SELECT REPORT 00h = logical units, 01h =
@@ -15,7 +15,7 @@ import io.hostwide.tcm.TargetCommand;
 public final class ReportLuns {
     private ReportLuns() {}
 
-    public static int execute(TargetCommand cmd) {
+    public static int execute(Command cmd) {
         int select = cmd.cdb()[2] & 0xFF;
         boolean lus;
         boolean wlus;
@@ -26,7 +26,7 @@ public final class ReportLuns {
             case 0x10, 0x11, 0x12 -> { lus = false; wlus = false; }
             default -> { return cmd.failCdbField(2, 7); }
         }
-        Session s = cmd.session();
+        ItNexus s = cmd.nexus();
         int[] numbers = lus ? s.mappedLunNumbers() : new int[0];
         int count = numbers.length + (wlus ? 1 : 0);
         int len = 8 + 8 * count;

@@ -1,9 +1,9 @@
 package io.hostwide.tcm.spc;
 
 import io.hostwide.scsi.spec.BigEndian;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.CommandTable;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandTable;
 
 import java.util.List;
 
@@ -18,13 +18,13 @@ public final class ReportSupportedOperationCodes {
 
     static final int TIMEOUTS_DESCRIPTOR_LENGTH = 12;
 
-    public static int execute(TargetCommand cmd) {
+    public static int execute(Command cmd) {
         byte[] cdb = cmd.cdb();
         boolean rctd = (cdb[2] & 0x80) != 0;
         int options = cdb[2] & 0x07;
         int opcode = cdb[3] & 0xFF;
         int sa = BigEndian.u16(cdb, 4);
-        CommandTable table = cmd.device().commandTable();
+        CommandTable table = cmd.commandTable();
         return switch (options) {
             case 0 -> all(cmd, table, rctd);
             case 1 -> table.hasServiceActions(opcode) ? cmd.failCdbField(2, 2) : one(cmd, table.find(opcode, -1), rctd);
@@ -34,7 +34,7 @@ public final class ReportSupportedOperationCodes {
         };
     }
 
-    private static int all(TargetCommand cmd, CommandTable table, boolean rctd) {
+    private static int all(Command cmd, CommandTable table, boolean rctd) {
         List<CommandDescriptor> rows = table.all();
         int each = 8 + (rctd ? TIMEOUTS_DESCRIPTOR_LENGTH : 0);
         int len = 4 + rows.size() * each;
@@ -56,7 +56,7 @@ public final class ReportSupportedOperationCodes {
         return cmd.respond(d, len);
     }
 
-    private static int one(TargetCommand cmd, CommandDescriptor r, boolean rctd) {
+    private static int one(Command cmd, CommandDescriptor r, boolean rctd) {
         if (r == null) {
             byte[] d = cmd.scratch(4);
             d[1] = 0x01; // SUPPORT 001b: not supported

@@ -1,10 +1,10 @@
 package io.hostwide.tcm.spc;
 
-import io.hostwide.tcm.CommandGate;
-import io.hostwide.tcm.SessionLun;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.UnitAttentionQueue;
-import io.hostwide.tcm.core.CommandDescriptor;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandGate;
+import io.hostwide.tcm.lu.SessionLun;
+import io.hostwide.tcm.lu.UnitAttentionQueue;
 
 /**
  * SAM-5 §5.14 / SPC-4 §5.14: a command from an I_T nexus with a pending unit attention fails with CHECK
@@ -13,7 +13,7 @@ import io.hostwide.tcm.core.CommandDescriptor;
  */
 public final class UnitAttentionGate implements CommandGate {
     @Override
-    public int enter(TargetCommand cmd) {
+    public int enter(Command cmd) {
         SessionLun sl = cmd.sessionLun();
         if (sl == null) {
             return PASS;

@@ -5,11 +5,13 @@ import io.hostwide.scsi.spec.VpdPage;
 import io.hostwide.scsi.spec.VpdPage.BlockLimits;
 import io.hostwide.scsi.spec.VpdPage.Designator;
 import io.hostwide.scsi.spec.VpdPage.LogicalBlockProvisioning;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.DeviceAttributes;
-import io.hostwide.tcm.model.Lun;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandTable;
+import io.hostwide.tcm.dispatch.VpdPageWriter;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.lu.Lun;
+import io.hostwide.tcm.port.TargetPort;
 
 import java.nio.charset.StandardCharsets;
 
@@ -17,21 +19,21 @@ import java.nio.charset.StandardCharsets;
 final class Vpd {
     private Vpd() {}
 
-    /** Supported pages in ascending order (SPC-4 §7.8.13 requires the order). */
+    /** The pages served here, in ascending order (SPC-4 §7.8.13 requires the order of the supported list). */
     static final int[] PAGES = {VpdPage.SUPPORTED_VPD_PAGES, VpdPage.UNIT_SERIAL_NUMBER, VpdPage.DEVICE_IDENTIFICATION,
-            VpdPage.EXTENDED_INQUIRY_DATA, io.hostwide.tcm.xcopy.ThirdPartyCopyVpd.PAGE, VpdPage.BLOCK_LIMITS, VpdPage.BLOCK_DEVICE_CHARACTERISTICS,
+            VpdPage.EXTENDED_INQUIRY_DATA, VpdPage.BLOCK_LIMITS, VpdPage.BLOCK_DEVICE_CHARACTERISTICS,
             VpdPage.LOGICAL_BLOCK_PROVISIONING};
 
-    static int execute(TargetCommand cmd, Device dev, int page) {
+    static int execute(Command cmd, Device dev, int page) {
         byte[] d = cmd.scratch(512);
         d[0] = (byte) dev.deviceType();
         d[1] = (byte) page;
-        int len = switch (page) {
-            case VpdPage.SUPPORTED_VPD_PAGES -> supported(d);
+        VpdPageWriter contributed = cmd.commandTable().vpdPage(page); // a page another command set brings (8Fh)
+        int len = contributed != null ? contributed.write(d) : switch (page) {
+            case VpdPage.SUPPORTED_VPD_PAGES -> supported(d, cmd.commandTable());
             case VpdPage.UNIT_SERIAL_NUMBER -> serial(d, dev);
             case VpdPage.DEVICE_IDENTIFICATION -> identification(d, cmd, dev);
             case VpdPage.EXTENDED_INQUIRY_DATA -> extended(d, dev);
-            case io.hostwide.tcm.xcopy.ThirdPartyCopyVpd.PAGE -> io.hostwide.tcm.xcopy.ThirdPartyCopyVpd.write(d);
             case VpdPage.BLOCK_LIMITS -> blockLimits(d, dev);
             case VpdPage.BLOCK_DEVICE_CHARACTERISTICS -> characteristics(d, dev);
             case VpdPage.LOGICAL_BLOCK_PROVISIONING -> provisioning(d, dev);
@@ -44,11 +46,16 @@ final class Vpd {
         return cmd.respond(d, len);
     }
 
-    private static int supported(byte[] d) {
-        for (int i = 0; i < PAGES.length; i++) {
-            d[4 + i] = (byte) PAGES[i];
+    /** This package's pages merged with the table's contributed ones, ascending. */
+    private static int supported(byte[] d, CommandTable table) {
+        int[] more = table.vpdPageCodes();
+        int p = 4;
+        int i = 0;
+        int j = 0;
+        while (i < PAGES.length || j < more.length) {
+            d[p++] = (byte) (j == more.length || i < PAGES.length && PAGES[i] < more[j] ? PAGES[i++] : more[j++]);
         }
-        return 4 + PAGES.length;
+        return p;
     }
 
     private static int serial(byte[] d, Device dev) {
@@ -59,8 +66,8 @@ final class Vpd {
     }
 
     /** SPC-4 §7.8.6: LU designators (NAA, T10 vendor ID), target port designators, target device name. */
-    private static int identification(byte[] d, TargetCommand cmd, Device dev) {
-        TargetPort port = cmd.session().port();
+    private static int identification(byte[] d, Command cmd, Device dev) {
+        TargetPort port = cmd.targetPort();
         Lun lun = cmd.sessionLun().lun();
         int proto = port.protocolIdentifier();
         int p = 4;
@@ -121,7 +128,7 @@ final class Vpd {
         BigEndian.put32(d, BlockLimits.MAXIMUM_TRANSFER_LENGTH, dev.maxTransferBlocks());
         BigEndian.put32(d, BlockLimits.OPTIMAL_TRANSFER_LENGTH, a.optimalTransferLength());
         BigEndian.put32(d, BlockLimits.MAXIMUM_PREFETCH_LENGTH, dev.maxTransferBlocks());
-        if (thin(dev)) {
+        if (dev.thinProvisioned()) {
             BigEndian.put32(d, BlockLimits.MAXIMUM_UNMAP_LBA_COUNT, a.maxUnmapLbaCount());
             BigEndian.put32(d, BlockLimits.MAXIMUM_UNMAP_BLOCK_DESCRIPTOR_COUNT, a.maxUnmapBlockDescriptorCount());
             BigEndian.put32(d, BlockLimits.OPTIMAL_UNMAP_GRANULARITY, a.effectiveUnmapGranularity());
@@ -151,7 +158,7 @@ final class Vpd {
 
     /** SBC-4 §6.6.5 Logical Block Provisioning. */
     private static int provisioning(byte[] d, Device dev) {
-        if (thin(dev)) {
+        if (dev.thinProvisioned()) {
             int f = dev.attributes().provisioningCommands()
                     & (LogicalBlockProvisioning.LBPU | LogicalBlockProvisioning.LBPWS | LogicalBlockProvisioning.LBPWS10);
             if (dev.backstore().unmapReturnsZeros()) {
@@ -161,10 +168,5 @@ final class Vpd {
             d[LogicalBlockProvisioning.PROVISIONING_TYPE] = LogicalBlockProvisioning.PROVISIONING_TYPE_THIN;
         }
         return LogicalBlockProvisioning.LENGTH;
-    }
-
-    /** Thin provisioning is on when asked for and the backstore can deallocate. */
-    static boolean thin(Device dev) {
-        return dev.attributes().thinProvisioning() && dev.backstore().supportsUnmap();
     }
 }

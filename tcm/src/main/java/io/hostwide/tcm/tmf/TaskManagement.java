@@ -3,22 +3,20 @@ package io.hostwide.tcm.tmf;
 import io.hostwide.scsi.spec.Asc;
 import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.SenseKey;
-import io.hostwide.tcm.GateSlot;
-import io.hostwide.tcm.Session;
-import io.hostwide.tcm.SessionLun;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.TargetCore;
-import io.hostwide.tcm.TaskAttributeGate;
-import io.hostwide.tcm.model.Device;
-import io.hostwide.tcm.model.Lun;
-import io.hostwide.tcm.model.ScsiTarget;
-import io.hostwide.tcm.model.TargetPort;
+import io.hostwide.tcm.core.CoreCommand;
+import io.hostwide.tcm.core.Registry;
+import io.hostwide.tcm.core.Session;
+import io.hostwide.tcm.core.TaskAborter;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.Lun;
+import io.hostwide.tcm.lu.SessionLun;
+import io.hostwide.tcm.port.ScsiTarget;
+import io.hostwide.tcm.port.TargetPort;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
@@ -26,12 +24,10 @@ import java.util.function.Predicate;
  * The transport-independent task manager (SAM-5 §7; LIO's target_core_tmr): the one entry point every fabric
  * calls with a decoded task management request, {@link #request}.
  *
- * <p>Aborting: every live command that matches is marked through its abort word (a CAS that loses against
- * completion, so a command completes exactly once, either normally or aborted). Marked commands parked by the
- * task-attribute gate or still waiting on an I/O queue complete at once without running; executing ones complete
- * when their handler returns. Each ends in {@code Fabric.complete}: with TASK ABORTED status if it belonged to
- * another I_T nexus (TAS = 1 in the control mode page), else with {@code responseSuppressed()}. The request's
- * result is delivered after all of them, listing the requesting nexus's aborted tags.
+ * <p>Aborting goes through the core's {@link TaskAborter}: every live command that matches completes exactly once,
+ * normally or aborted, and reaches {@code Fabric.complete}: with TASK ABORTED status if it belonged to another I_T
+ * nexus (TAS = 1 in the control mode page), else with {@code responseSuppressed()}. The request's result is
+ * delivered after all of them, listing the requesting nexus's aborted tags.
  *
  * <p>Side effects (SAM-5 §6.3, SPC-4 §5.13.2): LOGICAL UNIT RESET releases the SPC-2 reservation, clears
  * medium-removal prevention and raises BUS DEVICE RESET FUNCTION OCCURRED (29h/03h) for every I_T nexus of the
@@ -44,13 +40,17 @@ public final class TaskManagement {
     /** REPORT SUPPORTED TASK MANAGEMENT FUNCTIONS bytes 0..1 (SPC-4 §6.36): ATS ATSS CTSS LURS QTS TRS; QUAS QTSS ITNRS. */
     public static final int SUPPORTED = 0xDE07;
 
-    private final TargetCore core;
-    private final CopyOnWriteArrayList<AbortOperation> active = new CopyOnWriteArrayList<>();
+    private final Registry registry;
+    private final TaskAborter aborter;
     private final AtomicLong abortsComplete = new AtomicLong();
     private final AtomicLong abortsNoTask = new AtomicLong();
     private final AtomicLong resets = new AtomicLong();
 
-    public TaskManagement(TargetCore core) { this.core = core; }
+    /** The task manager of {@code registry}'s sessions, aborting through {@code aborter}. */
+    public TaskManagement(Registry registry, TaskAborter aborter) {
+        this.registry = registry;
+        this.aborter = aborter;
+    }
 
     /**
      * Performs one task management function for I_T nexus {@code s}. Never throws for anything the request
@@ -76,10 +76,8 @@ public final class TaskManagement {
         Device dev = sl == null ? null : sl.device();
         switch (f) {
             case CLEAR_ACA -> cb.done(TmfResult.of(f, TmfResponse.FUNCTION_REJECTED)); // NormACA = 0: no ACA
-            case QUERY_TASK -> cb.done(TmfResult.of(f, anyLive(c -> c.session() == s && c.tag() == referencedTag
-                    && c.lun() == lun) ? TmfResponse.FUNCTION_SUCCEEDED : TmfResponse.FUNCTION_COMPLETE));
-            case QUERY_TASK_SET -> cb.done(TmfResult.of(f, anyLive(c -> c.session() == s && c.lun() == lun)
-                    ? TmfResponse.FUNCTION_SUCCEEDED : TmfResponse.FUNCTION_COMPLETE));
+            case QUERY_TASK -> cb.done(query(f, c -> c.session() == s && c.tag() == referencedTag && c.lun() == lun));
+            case QUERY_TASK_SET -> cb.done(query(f, c -> c.session() == s && c.lun() == lun));
             case QUERY_ASYNCHRONOUS_EVENT -> cb.done(queryAsynchronousEvent(sl));
             case ABORT_TASK -> abort(s, f, c -> c.session() == s && c.tag() == referencedTag && c.lun() == lun,
                     null, () -> {}, cb);
@@ -95,9 +93,9 @@ public final class TaskManagement {
                     Set<Device> lus = resetTarget(t, asc);
                     if (f == TmfFunction.TARGET_COLD_RESET) {
                         for (Device d : lus) {
-                            d.services().reservations().powerOn();
+                            d.reservations().powerOn();
                         }
-                        core.powerOnOccurred(t);
+                        registry.powerOnOccurred(t);
                     }
                 }, cb);
             }
@@ -111,71 +109,25 @@ public final class TaskManagement {
      * §5.13.1). Call before {@link Session#close()}.
      */
     public void nexusLoss(Session s, Runnable done) {
-        abortCommands(s, c -> c.session() == s, null, new ArrayList<>(), done, () -> {
+        aborter.abort(s, c -> c.session() == s, null, null, done, () -> {
             for (SessionLun l : s.sessionLuns()) {
-                l.device().services().reservations().releaseSpc2(s);
+                l.device().reservations().releaseSpc2(s);
             }
         });
     }
 
-    /**
-     * Aborts the commands of the given I_T nexuses on one LU, except {@code exclude} (PREEMPT AND ABORT, SPC-4
-     * §5.13.11.4.5: the preempted nexuses' tasks), then runs {@code done} once they all completed.
-     */
-    public void abortFor(Set<Session> nexuses, Device dev, TargetCommand exclude, Session requester, Runnable done) {
-        abortCommands(requester, c -> c.device() == dev && nexuses.contains(c.session()), exclude, new ArrayList<>(),
-                done);
-    }
-
-    private void abort(Session s, TmfFunction f, Predicate<TargetCommand> match, TargetCommand exclude,
+    private void abort(Session s, TmfFunction f, Predicate<CoreCommand> match, CoreCommand exclude,
                        Runnable effects, TmfCallback cb) {
         List<Long> tags = new ArrayList<>();
-        int n = abortCommands(s, match, exclude, tags, () -> cb.done(result(f, tags)), effects);
+        int n = aborter.abort(s, match, exclude, tags, () -> cb.done(result(f, tags)), effects);
         if (f == TmfFunction.ABORT_TASK) {
             (n > 0 ? abortsComplete : abortsNoTask).incrementAndGet();
         }
     }
 
-    private int abortCommands(Session requester, Predicate<TargetCommand> match, TargetCommand exclude,
-                              List<Long> tags, Runnable done) {
-        return abortCommands(requester, match, exclude, tags, done, () -> {});
-    }
-
-    private int abortCommands(Session requester, Predicate<TargetCommand> match, TargetCommand exclude,
-                              List<Long> tags, Runnable done, Runnable effects) {
-        int found = 0;
-        AbortOperation op = new AbortOperation(done, active);
-        active.add(op);
-        Set<Device> touched = new LinkedHashSet<>();
-        for (Session x : core.sessions()) {
-            for (TargetCommand c : x.commandObjects()) {
-                long w = c.abortWord();  // volatile read first: the fields below belong to this submission or later
-                if (!TargetCommand.live(w) || c == exclude || !match.test(c)) {
-                    continue;
-                }
-                long tag = c.tag();
-                Device d = c.device();
-                if (c.requestAbort(w, c.session() != requester)) {
-                    op.add(c, w);
-                    found++;
-                    if (c.session() == requester) {
-                        tags.add(tag);
-                    }
-                    if (d != null) {
-                        touched.add(d);
-                    }
-                }
-            }
-        }
-        if (core.gate(GateSlot.TASK_ATTRIBUTE) instanceof TaskAttributeGate g) {
-            for (Device d : touched) {
-                g.abortParked(d);
-            }
-        }
-        effects.run();
-        op.arm();
-        op.check();
-        return found;
+    /** QUERY TASK / QUERY TASK SET (SAM-5 §7.9, §7.10): FUNCTION SUCCEEDED when a matching task is live. */
+    private TmfResult query(TmfFunction f, Predicate<CoreCommand> match) {
+        return TmfResult.of(f, aborter.anyLive(match) ? TmfResponse.FUNCTION_SUCCEEDED : TmfResponse.FUNCTION_COMPLETE);
     }
 
     private static TmfResult result(TmfFunction f, List<Long> tags) {
@@ -186,24 +138,6 @@ public final class TaskManagement {
         TmfResponse r = f == TmfFunction.ABORT_TASK && t.length == 0
                 ? TmfResponse.TASK_DOES_NOT_EXIST : TmfResponse.FUNCTION_COMPLETE;
         return new TmfResult(f, r, t, 0);
-    }
-
-    /** Called by the core after the fabric saw an aborted command: finishes requests waiting for it. */
-    public void abortedCommandDelivered() {
-        for (AbortOperation op : active) {
-            op.check();
-        }
-    }
-
-    private boolean anyLive(Predicate<TargetCommand> match) {
-        for (Session x : core.sessions()) {
-            for (TargetCommand c : x.commandObjects()) {
-                if (TargetCommand.live(c.abortWord()) && match.test(c)) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** SAM-5 §7.12: the head unit attention (not cleared) with UADE DEPTH 01b (one) or 10b (more). */
@@ -219,7 +153,7 @@ public final class TaskManagement {
 
     private void resetLogicalUnit(Device dev, int ascAscq) {
         resets.incrementAndGet();
-        dev.services().reservations().releaseSpc2(); // SPC-4 §5.13.2 / SPC-2 §5.5.1: a reset releases it
+        dev.reservations().releaseSpc2(); // SPC-4 §5.13.2 / SPC-2 §5.5.1: a reset releases it
         dev.clearMediumRemovalPrevention();
         dev.broadcastUnitAttention(ascAscq, null);
     }
@@ -241,7 +175,7 @@ public final class TaskManagement {
     /** SAM-5 §6.3.4: the nexus's SPC-2 reservations go, and it sees I_T NEXUS LOSS OCCURRED on every LU. */
     private static void nexusReset(Session s) {
         for (SessionLun l : s.sessionLuns()) {
-            l.device().services().reservations().releaseSpc2(s);
+            l.device().reservations().releaseSpc2(s);
             l.preventMediumRemoval(false);
             l.unitAttentions().add(Asc.I_T_NEXUS_LOSS_OCCURRED);
         }
@@ -257,5 +191,5 @@ public final class TaskManagement {
     public long resets() { return resets.get(); }
 
     /** Requests still waiting for aborted commands. */
-    public int pending() { return active.size(); }
+    public int pending() { return aborter.pending(); }
 }

@@ -1,9 +1,9 @@
 package io.hostwide.tcm.xcopy;
 
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.backstore.DataPathErrors;
-import io.hostwide.tcm.core.RangeLock;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.RangeLock;
+import io.hostwide.tcm.spi.DataPathErrors;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,7 +17,7 @@ final class BlockCopier {
     private BlockCopier() {}
 
     /** @return false on a backstore I/O error */
-    static boolean copy(TargetCommand cmd, Device src, long srcLba, Device dst, long dstLba, int blocks) {
+    static boolean copy(Command cmd, Device src, long srcLba, Device dst, long dstLba, int blocks) {
         if (blocks == 0) {
             return true;
         }

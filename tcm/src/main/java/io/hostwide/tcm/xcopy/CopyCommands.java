@@ -2,19 +2,23 @@ package io.hostwide.tcm.xcopy;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.CommandTable;
-import io.hostwide.tcm.core.ReservationRule;
-import io.hostwide.tcm.core.Row;
-import io.hostwide.tcm.core.TransferLength;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.dispatch.CommandTable;
+import io.hostwide.tcm.dispatch.ReservationRule;
+import io.hostwide.tcm.dispatch.Row;
+import io.hostwide.tcm.dispatch.TransferLength;
 
-/** Command table rows of the copy manager: EXTENDED COPY (LID1) and RECEIVE COPY RESULTS (SPC-4 §6.4, §6.18). */
+/**
+ * What the copy manager adds to a command table: EXTENDED COPY (LID1) and RECEIVE COPY RESULTS (SPC-4 §6.4,
+ * §6.18), and the Third-party Copy VPD page (8Fh) that lists them.
+ */
 public final class CopyCommands {
     private CopyCommands() {}
 
     private static final int F = 0xFF;
 
     public static void addTo(CommandTable t) {
+        t.addVpdPage(ThirdPartyCopyVpd.PAGE, ThirdPartyCopyVpd::write);
         t.add(Row.of(ScsiOpcode.EXTENDED_COPY, "EXTENDED COPY(LID1)").sa(ServiceAction.XCOPY_LID1)
                 .usage(0x1F, 0, 0, 0, 0, 0, 0, 0, 0, F, F, F, F, 0, 0x07).dataOut(TransferLength.field(10, 4))
                 .flags(CommandDescriptor.MEDIUM_ACCESS | CommandDescriptor.BACKSTORE_IO)

@@ -2,13 +2,15 @@ package io.hostwide.tcm.xcopy;
 
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ScsiStatus;
-import io.hostwide.tcm.SenseReason;
-import io.hostwide.tcm.SessionLun;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.core.CommandDescriptor;
-import io.hostwide.tcm.core.ReservationRule;
-import io.hostwide.tcm.pr.ReservationGate;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
+import io.hostwide.tcm.lu.CopyResults;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.SessionLun;
+import io.hostwide.tcm.spi.Sense;
+import io.hostwide.tcm.spi.SenseReason;
+
+import java.util.Arrays;
 
 import static io.hostwide.tcm.xcopy.XcopySpec.B2B_SEGMENT_LENGTH;
 import static io.hostwide.tcm.xcopy.XcopySpec.HEADER_LENGTH;
@@ -30,7 +32,7 @@ public final class ExtendedCopy {
     /** A validated segment. */
     private record Segment(Device src, Device dst, long srcLba, long dstLba, int blocks) {}
 
-    public static int execute(TargetCommand cmd) {
+    public static int execute(Command cmd) {
         long paramLength = BigEndian.u32(cmd.cdb(), 10);
         if (paramLength == 0) {
             return CommandDescriptor.DONE; // SPC-4 §6.4.1: no parameter data is not an error
@@ -69,8 +71,8 @@ public final class ExtendedCopy {
                 return cmd.fail(SenseReason.UNSUPPORTED_TARGET_DESCRIPTOR_TYPE_CODE);
             }
         }
-        CopyResults results = cmd.device().services().copyResults();
-        long key = CopyResults.key(cmd.session().id(), listId);
+        CopyResults results = cmd.device().copyResults();
+        long key = CopyResults.key(cmd.nexus().id(), listId);
         boolean tracked = usage != XcopySpec.LIST_ID_USAGE_NONE;
         if (tracked && !results.begin(key)) {
             return cmd.fail(SenseReason.OPERATION_IN_PROGRESS);
@@ -92,12 +94,12 @@ public final class ExtendedCopy {
         if (failure == null || !failure.hasSense()) {
             return new byte[0];
         }
-        byte[] full = new byte[TargetCommand.MAX_SENSE_LENGTH];
-        return java.util.Arrays.copyOf(full, TargetCommand.encodeSenseData(full, failure, 0, false));
+        byte[] full = new byte[Sense.MAX_LENGTH];
+        return Arrays.copyOf(full, Sense.encode(full, failure, 0, false));
     }
 
     /** @return the offsets of the segment descriptors, or null after failing the command */
-    private static int[] parseSegments(TargetCommand cmd, int start, int length) {
+    private static int[] parseSegments(Command cmd, int start, int length) {
         int[] offsets = new int[XcopySpec.MAX_SEGMENT_DESCRIPTORS];
         int p = start;
         int end = start + length;
@@ -138,7 +140,7 @@ public final class ExtendedCopy {
     }
 
     /** Resolves targets, validates every segment, then copies. @return null on success, else the failure */
-    private static SenseReason run(TargetCommand cmd, int targets, int[] segments, long[] moved) {
+    private static SenseReason run(Command cmd, int targets, int[] segments, long[] moved) {
         Device[] devs = new Device[targets];
         for (int i = 0; i < targets; i++) {
             int off = HEADER_LENGTH + TARGET_DESCRIPTOR_LENGTH * i;
@@ -181,8 +183,8 @@ public final class ExtendedCopy {
             if (devs[di].writeProtected() || readOnlyFor(cmd, devs[di])) {
                 return SenseReason.WRITE_PROTECTED;
             }
-            if (!ReservationGate.allowed(devs[si], cmd.session(), ReservationRule.READ)
-                    || !ReservationGate.allowed(devs[di], cmd.session(), ReservationRule.WRITE)) {
+            if (!devs[si].reservations().state().allows(cmd.nexus(), false)
+                    || !devs[di].reservations().state().allows(cmd.nexus(), true)) {
                 return SenseReason.RESERVATION_CONFLICT; // a copy target reserved by another I_T nexus
             }
             plan[s] = new Segment(devs[si], devs[di], srcLba, dstLba, blocks);
@@ -202,14 +204,14 @@ public final class ExtendedCopy {
     }
 
     /** The LU of this nexus whose NAA designator (VPD 83h, LU association) the target descriptor names. */
-    private static Device resolve(TargetCommand cmd, int off) {
+    private static Device resolve(Command cmd, int off) {
         int assocType = cmd.outU8(off + 5);
         int len = cmd.outU8(off + 7);
         if ((assocType >>> 4 & 0x3) != 0 || (assocType & 0xF) != XcopySpec.DESIGNATOR_NAA || len != 8) {
             return null;
         }
         long naa = cmd.outS64(off + 8);
-        for (SessionLun l : cmd.session().sessionLuns()) {
+        for (SessionLun l : cmd.nexus().sessionLuns()) {
             if (l.device().naa() == naa) {
                 return l.device();
             }
@@ -217,8 +219,8 @@ public final class ExtendedCopy {
         return null;
     }
 
-    private static boolean readOnlyFor(TargetCommand cmd, Device d) {
-        for (SessionLun l : cmd.session().sessionLuns()) {
+    private static boolean readOnlyFor(Command cmd, Device d) {
+        for (SessionLun l : cmd.nexus().sessionLuns()) {
             if (l.device() == d && l.readOnly()) {
                 return true;
             }

@@ -2,8 +2,9 @@ package io.hostwide.tcm.xcopy;
 
 import io.hostwide.scsi.spec.BigEndian;
 import io.hostwide.scsi.spec.ServiceAction;
-import io.hostwide.tcm.TargetCommand;
-import io.hostwide.tcm.model.Device;
+import io.hostwide.tcm.dispatch.Command;
+import io.hostwide.tcm.lu.CopyResults;
+import io.hostwide.tcm.lu.Device;
 
 /**
  * RECEIVE COPY RESULTS (SPC-4 §6.18) for LID1: COPY STATUS and FAILED SEGMENT DETAILS of the EXTENDED COPY with
@@ -13,7 +14,7 @@ import io.hostwide.tcm.model.Device;
 public final class ReceiveCopyResults {
     private ReceiveCopyResults() {}
 
-    public static int execute(TargetCommand cmd) {
+    public static int execute(Command cmd) {
         return switch (cmd.cdb()[1] & 0x1F) {
             case ServiceAction.RCR_OPERATING_PARAMETERS -> operatingParameters(cmd);
             case ServiceAction.RCR_COPY_STATUS -> copyStatus(cmd);
@@ -22,13 +23,13 @@ public final class ReceiveCopyResults {
         };
     }
 
-    private static CopyResults.Result lookup(TargetCommand cmd) {
+    private static CopyResults.Result lookup(Command cmd) {
         int listId = cmd.cdb()[2] & 0xFF;
-        return cmd.device().services().copyResults().get(CopyResults.key(cmd.session().id(), listId));
+        return cmd.device().copyResults().get(CopyResults.key(cmd.nexus().id(), listId));
     }
 
     /** SPC-4 §6.18.2: COPY MANAGER STATUS, SEGMENTS PROCESSED, TRANSFER COUNT (units: 00h bytes, 01h KiB). */
-    private static int copyStatus(TargetCommand cmd) {
+    private static int copyStatus(Command cmd) {
         CopyResults.Result r = lookup(cmd);
         if (r == null) {
             return cmd.failCdbField(2, 7);
@@ -47,7 +48,7 @@ public final class ReceiveCopyResults {
     }
 
     /** SPC-4 §6.18.5: the EXTENDED COPY's status and sense data (none when it completed GOOD). */
-    private static int failedSegmentDetails(TargetCommand cmd) {
+    private static int failedSegmentDetails(Command cmd) {
         CopyResults.Result r = lookup(cmd);
         if (r == null || r.status() == 0) {
             return cmd.failCdbField(2, 7);
@@ -62,7 +63,7 @@ public final class ReceiveCopyResults {
     }
 
     /** SPC-4 §6.18.4: the copy manager's limits and the descriptor type codes it implements. */
-    private static int operatingParameters(TargetCommand cmd) {
+    private static int operatingParameters(Command cmd) {
         Device dev = cmd.device();
         int[] codes = {XcopySpec.SEGMENT_BLOCK_TO_BLOCK, XcopySpec.SEGMENT_BLOCK_TO_BLOCK_OFFSET,
                 XcopySpec.TARGET_IDENTIFICATION};

@@ -12,13 +12,13 @@ import io.hostwide.scsi.spec.ServiceAction;
  *             then per command: OPERATION CODE, SERVICE ACTIONS LIST LENGTH, service actions; padded to 4
  * </pre>
  */
-public final class ThirdPartyCopyVpd {
+final class ThirdPartyCopyVpd {
     private ThirdPartyCopyVpd() {}
 
-    public static final int PAGE = 0x8F;
+    static final int PAGE = 0x8F;
 
     /** Writes the page body after the 4-byte VPD header at {@code d[4..]}; returns the total page length. */
-    public static int write(byte[] d) {
+    static int write(byte[] d) {
         int p = 4;
         BigEndian.put16(d, p, 0x0001);
         int list = p + 5;

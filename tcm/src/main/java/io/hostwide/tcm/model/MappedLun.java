@@ -1,6 +1,0 @@
-package io.hostwide.tcm.model;
-
-/**
- * An ACL entry: the LUN number an initiator sees ({@code mappedLun}) mapped to a port's LUN, possibly read-only.
- */
-public record MappedLun(int mappedLun, Lun lun, boolean readOnly) {}

@@ -1,0 +1,71 @@
+package io.hostwide.tcm.spi;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * The storage SPI under a device: block-addressed read/write/flush/unmap and a provisioning query. Calls are
+ * plain blocking calls; {@link #blocking()} tells the core where it may make them. A non-blocking backstore
+ * (RAM, null) is called on the submitting thread and completes the command there (no hand-off); a blocking one
+ * (file) is only ever called from the device's bounded I/O queue, never from a network thread.
+ *
+ * <p>Buffers: {@code dst}/{@code src} hold whole blocks between position and limit; implementations consume
+ * (advance) them. Thread safety: concurrent calls for disjoint or overlapping ranges must be safe; the core
+ * serialises overlapping writes only where SCSI demands atomicity (COMPARE AND WRITE, WRITE ATOMIC, ORWRITE).
+ * An {@link IOException} becomes MEDIUM ERROR (UNRECOVERED READ ERROR / WRITE ERROR).
+ */
+public interface Backstore extends AutoCloseable {
+
+    /** Logical block size in bytes (512, 4096, ...). */
+    int blockSize();
+
+    /** Capacity in logical blocks. */
+    long blockCount();
+
+    /** True when calls may block on I/O and must run on the device's I/O queue (see class comment). */
+    boolean blocking();
+
+    void read(long lba, ByteBuffer dst) throws IOException;
+
+    /** @param fua the data must be on stable storage when this returns (SBC-4 §5.43 FUA) */
+    void write(long lba, ByteBuffer src, boolean fua) throws IOException;
+
+    /** Makes every completed write durable (SYNCHRONIZE CACHE). */
+    void flush() throws IOException;
+
+    /** Whether {@link #unmap} really deallocates (thin provisioning possible). */
+    boolean supportsUnmap();
+
+    /** LBPRZ: reads of deallocated blocks return zeros. */
+    boolean unmapReturnsZeros();
+
+    /** Deallocates blocks [lba, lba+blocks); afterwards they read as zeros when {@link #unmapReturnsZeros()}. */
+    void unmap(long lba, long blocks) throws IOException;
+
+    /**
+     * Provisioning state of the run starting at {@code lba} (GET LBA STATUS, SBC-4 §5.8): the number of
+     * consecutive blocks, at most {@code maxBlocks}, that share {@code lba}'s state; positive when mapped,
+     * negative when deallocated. Never 0 for {@code maxBlocks > 0}.
+     */
+    long provisioningRun(long lba, long maxBlocks) throws IOException;
+
+    /** Writes zeros to [lba, lba+blocks). Default: plain writes of a zero block. */
+    default void writeZeros(long lba, long blocks) throws IOException {
+        int bs = blockSize();
+        int chunkBlocks = (int) Math.max(1, Math.min(blocks, (1 << 20) / bs));
+        ByteBuffer zero = ByteBuffer.allocate(chunkBlocks * bs);
+        long done = 0;
+        while (done < blocks) {
+            int n = (int) Math.min(chunkBlocks, blocks - done);
+            zero.clear().limit(n * bs);
+            write(lba + done, zero, false);
+            done += n;
+        }
+    }
+
+    /** One line for dumps: kind, path or size. */
+    String describe();
+
+    @Override
+    void close() throws IOException;
+}
