@@ -85,6 +85,15 @@ class ServeCommandTest {
     }
 
     @Test
+    void anExplicitMemoryThisJvmDoesNotEnforceIsAUsageError() {
+        String[] r = run("serve", "--listen", "127.0.0.1:0", "--memory", "1g");
+        assertThat(r[0]).isEqualTo("2");
+        assertThat(r[1]).startsWith("hostwide serve: --memory 1024m means a heap of 768 MiB")
+                .contains("-Xmx768m -XX:MaxDirectMemorySize=256m").doesNotContain("\tat ");
+        assertThat(run("serve", "--memory", "100m")[1]).contains("less than the minimum 256m");
+    }
+
+    @Test
     @SuppressWarnings("unchecked")
     void statsReportsEachBackstoreWithPercentilesInMicroseconds() {
         try (TargetAssembly a = TargetAssembly.build(TargetAssembly.defaultConfig(),
