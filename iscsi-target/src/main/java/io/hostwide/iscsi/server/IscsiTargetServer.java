@@ -64,6 +64,7 @@ public final class IscsiTargetServer implements AutoCloseable {
     private final List<ServerSocketChannel> listeners = new ArrayList<>();
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicLong lastStartFailureLog = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
     private final long nopInIntervalNanos;
     private final long nopInTimeoutNanos;
@@ -215,7 +216,7 @@ public final class IscsiTargetServer implements AutoCloseable {
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
             c = new Connection(this, ch, from);
         } catch (IOException | OutOfMemoryError e) { // OOME: direct memory at its limit even after a collection
-            LOG.log(Level.WARNING, "cannot start a connection from " + from.getHostAddress(), e);
+            startFailed(from, e);
             loginGate.leave(from);
             refuse(ch);
             return;
@@ -226,6 +227,17 @@ public final class IscsiTargetServer implements AutoCloseable {
         } else {
             c.start();
         }
+    }
+
+    /** One line, at most every {@link #REFUSAL_LOG_INTERVAL_NANOS}: a connection that could not start. */
+    private void startFailed(InetAddress from, Throwable why) {
+        long now = System.nanoTime();
+        long last = lastStartFailureLog.get();
+        if (last != 0 && now - last < REFUSAL_LOG_INTERVAL_NANOS || !lastStartFailureLog.compareAndSet(last, now)) {
+            return;
+        }
+        LOG.warning("cannot start a connection from " + from.getHostAddress() + ": " + why
+                + " (this line comes at most every 10 s)");
     }
 
     /**
