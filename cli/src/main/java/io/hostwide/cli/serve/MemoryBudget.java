@@ -45,20 +45,27 @@ public record MemoryBudget(long totalMiB, long heapMiB, long directMiB) {
                 "-D" + PROPERTY + "=" + totalMiB + "m");
     }
 
-    /** What this JVM was started with: its heap and direct-memory limits in bytes (direct 0: the JVM's default). */
+    /**
+     * What this JVM was started with: its heap and direct-memory limits in bytes. A direct limit of 0 means none
+     * was given, so the JVM's default applies (as much as the heap); an explicit 0 is reported as 1 byte, since it
+     * really is a limit (no direct buffer at all).
+     */
     public record Limits(long heapBytes, long directBytes) {
         /** The running JVM's limits, as HotSpot reports its flags. */
         public static Limits ofThisJvm() {
-            return new Limits(flag("MaxHeapSize", Runtime.getRuntime().maxMemory()), flag("MaxDirectMemorySize", 0));
-        }
-
-        private static long flag(String name, long fallback) {
+            long heap = Runtime.getRuntime().maxMemory();
+            long direct = 0;
             try {
                 var hotspot = ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
-                return Long.parseLong(hotspot.getVMOption(name).getValue());
-            } catch (RuntimeException | LinkageError e) { // not HotSpot: the heap is still known
-                return fallback;
+                heap = Long.parseLong(hotspot.getVMOption("MaxHeapSize").getValue());
+                var d = hotspot.getVMOption("MaxDirectMemorySize");
+                if (d.getOrigin() != com.sun.management.VMOption.Origin.DEFAULT) {
+                    direct = Math.max(1, Long.parseLong(d.getValue()));
+                }
+            } catch (RuntimeException | LinkageError e) { // not HotSpot: the heap is still known, direct is not
+                direct = 0;
             }
+            return new Limits(heap, direct);
         }
     }
 
@@ -118,7 +125,8 @@ public record MemoryBudget(long totalMiB, long heapMiB, long directMiB) {
         }
         m.put("heap_max_mib", jvm.heapBytes() / MIB);
         m.put("heap_used_mib", (rt.totalMemory() - rt.freeMemory()) / MIB);
-        m.put("direct_max_mib", jvm.directBytes() / MIB);
+        // without a limit of its own the JVM allows as much direct memory as heap
+        m.put("direct_max_mib", (jvm.directBytes() == 0 ? jvm.heapBytes() : jvm.directBytes()) / MIB);
         for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
             if (pool.getName().equals("direct")) {
                 m.put("direct_used_mib", pool.getMemoryUsed() / MIB);
