@@ -224,6 +224,7 @@ final class Connection implements LoginEnvironment {
         server.loginPool.give(writer.useBuffer(fullSend));
         send = fullSend;
         fullSize = true;
+        leaveLoginGate(); // after the small buffers are back: the login pool never needs more than the gate admits
         Thread t = new Thread(this::runFullFeature, "iscsi-conn-" + channel.socket().getRemoteSocketAddress());
         t.setDaemon(true);
         reader = t; // before start: the new thread is the reader from its first instruction
@@ -334,10 +335,9 @@ final class Connection implements LoginEnvironment {
         writer.releaseTasksTo(f::recycle);
         ffp = f;
         login = null;
-        leaveLoginGate();
     }
 
-    /** Gives this connection's {@link LoginGate} place back, once: on entering the full feature phase or closing. */
+    /** Gives this connection's {@link LoginGate} place back, once: on handing over to full feature or closing. */
     private void leaveLoginGate() {
         if (loginPlace.compareAndSet(true, false)) {
             server.loginGate.leave(from);

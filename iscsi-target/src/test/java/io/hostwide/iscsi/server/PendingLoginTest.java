@@ -62,11 +62,13 @@ class PendingLoginTest {
 
     /** A connection from {@code source} that sends nothing, once the server counts it as logging in. */
     private TestInitiator idle(String source) throws Exception {
-        int before = server.connectionCounts().pendingLogins();
+        IscsiTargetServer.ConnectionCounts before = server.connectionCounts();
         TestInitiator i = new TestInitiator(portal, source);
         open.add(i);
-        awaitUntil("the connection from " + source + " counted",
-                () -> server.connectionCounts().pendingLogins() == before + 1);
+        awaitUntil("the connection from " + source + " counted and started", () -> {
+            IscsiTargetServer.ConnectionCounts now = server.connectionCounts();
+            return now.pendingLogins() == before.pendingLogins() + 1 && now.open() == before.open() + 1;
+        });
         return i;
     }
 
@@ -181,12 +183,15 @@ class PendingLoginTest {
         for (int round = 0; round < 25; round++) {
             TestInitiator a = idle("127.0.0.2");
             TestInitiator b = idle("127.0.0.3");
+            try (TestInitiator c = new TestInitiator(portal, "127.0.0.4")) {
+                assertThat(c.login(TARGET).statusClass()).isZero(); // hands its small buffers back
+            }
             a.close();
             b.close();
-            awaitUntil("both closed", () -> server.connectionCounts().open() == 0);
+            awaitUntil("all closed", () -> server.connectionCounts().open() == 0);
         }
         assertThat(server.connectionCounts().pendingLogins()).isZero();
-        // two buffers per connection, at most 4 such connections at once: never more than 8 created
+        // two buffers per connection not yet logged in, at most 4 such connections at once: never more than 8
         assertThat(server.loginPool.created()).isLessThanOrEqualTo(8);
         assertThat(server.loginPool.pooled()).isEqualTo((int) server.loginPool.created());
     }
