@@ -34,6 +34,9 @@ final class ConfigDiff {
         if (!Objects.equals(before.session(), after.session())) {
             restart.add("session");
         }
+        if (!Objects.equals(before.limits(), after.limits())) {
+            restart.add("limits");
+        }
         if (!Objects.equals(before.discoveryAuth(), after.discoveryAuth())) {
             restart.add("discovery_auth");
         }

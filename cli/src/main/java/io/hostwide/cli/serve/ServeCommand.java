@@ -48,12 +48,23 @@ public final class ServeCommand implements Callable<Integer> {
                     + "directory only this user may use)")
     Path adminSocket;
 
+    @Option(names = "--memory", paramLabel = "SIZE",
+            description = "Heap plus direct memory serve may use, e.g. 1g (at least 256m): a quarter, at least 64m, is "
+                    + "direct memory for connection and command buffers, the rest heap (RAM backstore pages live "
+                    + "there). The hostwide launcher starts the JVM with these limits (-Xmx, "
+                    + "-XX:MaxDirectMemorySize); its default is half the machine's memory, at most 2g. With java "
+                    + "-jar, start java with the options serve names. See README: Memory")
+    String memory;
+
     @Option(names = "--insecure",
             description = "Allow listening on a non-loopback address for targets without CHAP")
     boolean insecure;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** The memory budget in force (null when the JVM's own limits apply), for status. */
+    private MemoryBudget budget;
 
     @Override
     public Integer call() throws Exception {
@@ -66,8 +77,13 @@ public final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--poll-us: " + pollMicros + " is out of range (0..10000)");
         }
         refuseOpenExposure(cfg, portals);
+        List<String> warnings = new ArrayList<>(ServeWarnings.of(cfg, portals, insecure, config));
+        budget = memoryBudget(MemoryBudget.Limits.ofThisJvm(), warnings);
+        if (budget != null) {
+            warnings.addAll(budget.warnings(ramBytes(cfg)));
+        }
         var err = spec.commandLine().getErr();
-        ServeWarnings.of(cfg, portals, insecure, config).forEach(w -> err.println("hostwide serve: warning: " + w));
+        warnings.forEach(w -> err.println("hostwide serve: warning: " + w));
         err.flush();
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (Portal p : portals) {
@@ -82,6 +98,7 @@ public final class ServeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--listen: cannot listen on " + portals + ": " + e.getMessage());
             }
             assembly.summary().forEach(line -> out.println("hostwide serve: " + line));
+            out.println("hostwide serve: " + memoryLine(budget, MemoryBudget.Limits.ofThisJvm()));
             Path socket = adminSocket != null ? adminSocket
                     : AdminSocket.defaultPath(assembly.boundAddresses().get(0).getPort());
             try (AdminSocket admin = AdminSocket.open(socket, command -> handleAdmin(assembly, command))) {
@@ -124,6 +141,7 @@ public final class ServeCommand implements Callable<Integer> {
             case "status" -> {
                 reply.put("ok", true);
                 reply.putAll(assembly.status());
+                reply.put("memory", MemoryBudget.status(budget));
             }
             case "stats" -> {
                 reply.put("ok", true);
@@ -146,6 +164,54 @@ public final class ServeCommand implements Callable<Integer> {
                     + "' (known: status, stats, reload)");
         }
         return reply;
+    }
+
+    /**
+     * The budget serve runs under: {@code --memory}, which the JVM must enforce (else a usage error naming the JVM
+     * options it needs), or the launcher's default (a mismatch is then a warning: HOSTWIDE_JAVA_OPTS may have set
+     * other limits on purpose), or none when the JVM was started by hand: its own limits then apply, and the
+     * startup line about memory says so.
+     */
+    MemoryBudget memoryBudget(MemoryBudget.Limits jvm, List<String> warnings) {
+        if (memory != null) {
+            MemoryBudget b = MemoryBudget.of(io.hostwide.cli.util.Sizes.parseBytes("--memory", memory));
+            String problem = b.mismatch(jvm);
+            if (problem != null) {
+                throw new IllegalArgumentException(problem);
+            }
+            return b;
+        }
+        String applied = System.getProperty(MemoryBudget.PROPERTY);
+        if (applied != null) {
+            MemoryBudget b = MemoryBudget.of(io.hostwide.cli.util.Sizes.parseBytes(MemoryBudget.PROPERTY, applied));
+            String problem = b.mismatch(jvm);
+            if (problem != null) {
+                warnings.add(problem);
+            }
+            return b;
+        }
+        return null;
+    }
+
+    static String memoryLine(MemoryBudget b, MemoryBudget.Limits jvm) {
+        String limits = "heap at most " + MemoryBudget.mib(jvm.heapBytes()) + ", direct memory at most "
+                + (jvm.directBytes() == 0 ? "as much (the JVM's default)" : MemoryBudget.mib(jvm.directBytes()));
+        return "memory: " + limits + (b != null ? " (--memory " + b.totalMiB() + "m)"
+                : " (no --memory: this JVM's own limits; the hostwide launcher sets them from --memory)");
+    }
+
+    /** The RAM backstores' sizes added up: their pages live on the heap. */
+    private static long ramBytes(ServeConfig cfg) {
+        long sum = 0;
+        if (cfg.backstores() != null) {
+            for (var e : cfg.backstores().entrySet()) {
+                if ("ram".equals(e.getValue().type()) && e.getValue().size() != null) {
+                    sum += io.hostwide.cli.util.Sizes.parseBytes("backstores." + e.getKey() + ".size",
+                            e.getValue().size());
+                }
+            }
+        }
+        return sum;
     }
 
     /** Runs a step that builds from the configuration; a problem it finds with a key names the file and line. */

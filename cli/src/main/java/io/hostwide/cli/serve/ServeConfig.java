@@ -1,6 +1,7 @@
 package io.hostwide.cli.serve;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.hostwide.iscsi.server.IscsiTargetServer;
 
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.Map;
  * {
  *   "portals": ["127.0.0.1:3260"],
  *   "session": { "queue_depth": 128, "nop_in_interval_ms": 15000, "nop_in_timeout_ms": 15000 },
+ *   "limits": { "pending_logins": 128, "pending_logins_per_address": 16 },
  *   "discovery_auth": { "user": "disc", "secret": "...", "mutual_user": "...", "mutual_secret": "..." },
  *   "backstores": {
  *     "ram0":  { "type": "ram",  "size": "1g", "block_size": 512, "physical_block_size": 4096, "thin": true },
@@ -35,7 +37,7 @@ import java.util.Map;
  */
 public record ServeConfig(List<String> portals, Session session,
                           @JsonProperty("discovery_auth") Chap discoveryAuth,
-                          Map<String, Backstore> backstores, List<Target> targets) {
+                          Map<String, Backstore> backstores, List<Target> targets, Limits limits) {
 
     /**
      * {@code nop_in_interval_ms}: NOP-In pings on connections silent that long (0 = none; default 15000);
@@ -44,6 +46,27 @@ public record ServeConfig(List<String> portals, Session session,
     public record Session(@JsonProperty("queue_depth") Integer queueDepth,
                           @JsonProperty("nop_in_interval_ms") Integer nopInIntervalMs,
                           @JsonProperty("nop_in_timeout_ms") Integer nopInTimeoutMs) {
+    }
+
+    /**
+     * Caps on connections that have not logged in yet (not in the full feature phase): {@code pending_logins} at
+     * once (default 128), {@code pending_logins_per_address} of them from one source address (default 16, at most
+ * {@code pending_logins}). One over
+     * a cap is closed as soon as it is accepted, and a log line says so.
+     */
+    public record Limits(@JsonProperty("pending_logins") Integer pendingLogins,
+                         @JsonProperty("pending_logins_per_address") Integer pendingLoginsPerAddress) {
+
+        /** The overall cap in force. */
+        public int total() {
+            return pendingLogins == null ? IscsiTargetServer.DEFAULT_PENDING_LOGINS : pendingLogins;
+        }
+
+        /** The per-address cap in force; by default 16, or the overall cap when that is lower. */
+        public int perAddress() {
+            return pendingLoginsPerAddress == null
+                    ? Math.min(IscsiTargetServer.DEFAULT_PENDING_LOGINS_PER_ADDRESS, total()) : pendingLoginsPerAddress;
+        }
     }
 
     /** CHAP credentials; the mutual pair is the target's own, for mutual CHAP. */

@@ -179,6 +179,7 @@ public final class ServeConfigLoader {
             checkMillis(w, "session.nop_in_interval_ms", cfg.session().nopInIntervalMs(), 0);
             checkMillis(w, "session.nop_in_timeout_ms", cfg.session().nopInTimeoutMs(), 1);
         }
+        checkLimits(w, cfg.limits());
         checkChap(w, "discovery_auth", cfg.discoveryAuth());
         Map<String, ServeConfig.Backstore> stores = cfg.backstores() == null ? Map.of() : cfg.backstores();
         stores.forEach((n, b) -> checkBackstore(w, "backstores." + n, b));
@@ -359,6 +360,25 @@ public final class ServeConfigLoader {
         if (pbs < bs || pbs % bs != 0 || Long.bitCount(pbs / bs) != 1 || pbs / bs > 1 << 15) {
             throw w.error(at + ".physical_block_size", " " + pbs + " must be block_size " + bs
                     + " times a power of two (1 to 32768), e.g. " + Math.max(bs, 4096));
+        }
+    }
+
+    /** Pending-login caps: each 1..65536, and one address never allowed more than all of them together. */
+    private static void checkLimits(ConfigPlaces w, ServeConfig.Limits limits) {
+        if (limits == null) {
+            return;
+        }
+        checkCount(w, "limits.pending_logins", limits.pendingLogins());
+        checkCount(w, "limits.pending_logins_per_address", limits.pendingLoginsPerAddress());
+        if (limits.perAddress() > limits.total()) { // only when both are set, or per address above the default
+            throw w.error("limits.pending_logins_per_address", " " + limits.perAddress()
+                    + " is more than limits.pending_logins (" + limits.total() + ")");
+        }
+    }
+
+    private static void checkCount(ConfigPlaces w, String key, Integer n) {
+        if (n != null && (n < 1 || n > 65_536)) {
+            throw w.error(key, " " + n + " is out of range (1..65536)");
         }
     }
 

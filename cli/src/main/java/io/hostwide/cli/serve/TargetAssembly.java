@@ -67,7 +67,7 @@ public final class TargetAssembly implements AutoCloseable {
                 Map.of("ram0", new ServeConfig.Backstore("ram", "1g", null, 512, true, null, null, null, null, null,
                         null, null)),
                 List.of(new ServeConfig.Target(DEFAULT_TARGET, null, null,
-                        List.of(new ServeConfig.Lun(0, "ram0")), null)));
+                        List.of(new ServeConfig.Lun(0, "ram0")), null)), null);
     }
 
     /**
@@ -101,6 +101,9 @@ public final class TargetAssembly implements AutoCloseable {
             if (ss != null && (ss.nopInIntervalMs() != null || ss.nopInTimeoutMs() != null)) {
                 sb.nopIn(ss.nopInIntervalMs() == null ? DEFAULT_NOP_IN_MILLIS : ss.nopInIntervalMs(),
                         ss.nopInTimeoutMs() == null ? DEFAULT_NOP_IN_MILLIS : ss.nopInTimeoutMs());
+            }
+            if (cfg.limits() != null) {
+                sb.pendingLogins(cfg.limits().total(), cfg.limits().perAddress());
             }
             Map<String, TargetPort> ports = new LinkedHashMap<>();
             portals.forEach(sb::portal);
@@ -194,6 +197,13 @@ public final class TargetAssembly implements AutoCloseable {
             targets.add(t);
         });
         m.put("targets", targets);
+        IscsiTargetServer.ConnectionCounts counts = server.connectionCounts();
+        Map<String, Object> conns = new LinkedHashMap<>();
+        conns.put("open", counts.open());
+        conns.put("pending_logins", counts.pendingLogins());
+        conns.put("refused_overall", counts.refusedOverall());
+        conns.put("refused_per_address", counts.refusedPerAddress());
+        m.put("connections", conns);
         m.put("sessions", core.sessions().stream().map(s -> {
             Map<String, Object> sm = new LinkedHashMap<>();
             sm.put("initiator", s.initiatorName());

@@ -76,6 +76,9 @@ class ReloadTest {
             assertThatThrownBy(() -> a.reload(cfg(changed)))
                     .hasMessageStartingWith("reload refused, nothing changed: portals, backstores.a");
             assertThat(port(a).lun(1)).isNull();
+            String limits = BASE.replaceFirst("\\{", "{ \"limits\": { \"pending_logins\": 4 },");
+            assertThatThrownBy(() -> a.reload(cfg(limits)))
+                    .hasMessage("reload refused, nothing changed: limits can only change with a restart");
         }
     }
 

@@ -57,6 +57,44 @@ class ServeCommandTest {
 
     @Test
     @SuppressWarnings("unchecked")
+    void thePendingLoginLimitOfTheConfigBitesAndStatusCountsIt() throws Exception {
+        ServeConfig cfg = ServeConfigLoader.parse("c", """
+                { "limits": { "pending_logins": 1 },
+                  "backstores": { "a": { "type": "ram", "size": "1m" } },
+                  "targets": [ { "name": "iqn.2026-12.io.hostwide:t", "luns": [ { "lun": 0, "backstore": "a" } ] } ] }
+                """);
+        try (TargetAssembly a = TargetAssembly.build(cfg, List.of(new InetSocketAddress("127.0.0.1", 0)), null)) {
+            a.start();
+            InetSocketAddress at = a.boundAddresses().get(0);
+            try (Socket idle = new Socket(at.getAddress(), at.getPort());
+                 Socket refused = new Socket(at.getAddress(), at.getPort())) {
+                refused.setSoTimeout(5000); // a connection left open fails the read below
+                int n;
+                try {
+                    n = refused.getInputStream().read();
+                } catch (java.net.SocketException reset) {
+                    n = -1;
+                }
+                assertThat(n).as("the second connection is closed at once").isEqualTo(-1);
+                Map<String, Object> conns = (Map<String, Object>) a.status().get("connections");
+                assertThat(conns).containsEntry("pending_logins", 1).containsEntry("refused_overall", 1L)
+                        .containsEntry("refused_per_address", 0L);
+                assertThat(idle.isClosed()).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void anExplicitMemoryThisJvmDoesNotEnforceIsAUsageError() {
+        String[] r = run("serve", "--listen", "127.0.0.1:0", "--memory", "1g");
+        assertThat(r[0]).isEqualTo("2");
+        assertThat(r[1]).startsWith("hostwide serve: --memory 1024m means a heap of 768 MiB")
+                .contains("-Xmx768m -XX:MaxDirectMemorySize=256m").doesNotContain("\tat ");
+        assertThat(run("serve", "--memory", "100m")[1]).contains("less than the minimum 256m");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
     void statsReportsEachBackstoreWithPercentilesInMicroseconds() {
         try (TargetAssembly a = TargetAssembly.build(TargetAssembly.defaultConfig(),
                 List.of(new InetSocketAddress("127.0.0.1", 0)), null)) {

@@ -139,6 +139,28 @@ class ServeConfigLoaderTest {
     }
 
     @Test
+    void pendingLoginLimitsAreCheckedCounts() {
+        String q = "\"session\": { \"queue_depth\": 64 },";
+        ServeConfig cfg = ServeConfigLoader.parse("c", GOOD.replace(q,
+                q + " \"limits\": { \"pending_logins\": 32, \"pending_logins_per_address\": 4 },"));
+        assertThat(cfg.limits().total()).isEqualTo(32);
+        assertThat(cfg.limits().perAddress()).isEqualTo(4);
+        ServeConfig few = ServeConfigLoader.parse("c", GOOD.replace(q, q + " \"limits\": { \"pending_logins\": 8 },"));
+        assertThat(few.limits().perAddress()).as("the per-address default never exceeds the overall cap").isEqualTo(8);
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(q, q + " \"limits\": { \"pending_logins\": 0 },")))
+                .hasMessage("c line 3: limits.pending_logins 0 is out of range (1..65536)");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(q,
+                q + " \"limits\": { \"pending_logins\": 8, \"pending_logins_per_address\": 9 },")))
+                .hasMessage("c line 3: limits.pending_logins_per_address 9 is more than limits.pending_logins (8)");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(q,
+                q + " \"limits\": { \"pending_logins\": 8.5 },")))
+                .hasMessageContaining("c line 3").hasMessageContaining("limits.pending_logins");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace(q,
+                q + " \"limits\": { \"pending_login\": 8 },")))
+                .hasMessageContaining("unknown key 'pending_login'").hasMessageContaining("pending_logins_per_address");
+    }
+
+    @Test
     void portalsParse() {
         assertThat(Portal.parse("x", "10.0.0.1")).isEqualTo(new Portal("10.0.0.1", 3260));
         assertThat(Portal.parse("x", "[::1]:3261")).isEqualTo(new Portal("::1", 3261));

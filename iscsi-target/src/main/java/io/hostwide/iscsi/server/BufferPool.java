@@ -2,12 +2,23 @@ package io.hostwide.iscsi.server;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** Direct buffers of one size, reused across connections so that accepting a connection allocates none. */
+/**
+ * Direct buffers of one size, reused across connections so that accepting a connection allocates none. At most
+ * {@code maxPooled} free buffers are kept; one given back beyond that is dropped, and the garbage collector frees its
+ * memory (within -XX:MaxDirectMemorySize, which makes the JVM collect before it exceeds the limit). When the users of
+ * a pool are themselves capped (the login buffers: {@link LoginGate}), a pool that keeps as many as can be in use
+ * never allocates more than that cap: a buffer is only created when every one created so far is in use.
+ */
 final class BufferPool {
     private final int size;
     private final int maxPooled;
     private final ConcurrentLinkedQueue<ByteBuffer> free = new ConcurrentLinkedQueue<>();
+    /** Free buffers held; tracked apart because the queue's own size() walks it. */
+    private final AtomicInteger pooled = new AtomicInteger();
+    private final AtomicLong created = new AtomicLong();
 
     BufferPool(int size, int maxPooled) {
         this.size = size;
@@ -20,12 +31,32 @@ final class BufferPool {
 
     ByteBuffer take() {
         ByteBuffer b = free.poll();
-        return b != null ? b.clear() : ByteBuffer.allocateDirect(size);
+        if (b != null) {
+            pooled.decrementAndGet();
+            return b.clear();
+        }
+        created.incrementAndGet();
+        return ByteBuffer.allocateDirect(size);
     }
 
     void give(ByteBuffer b) {
-        if (b != null && b.capacity() == size && free.size() < maxPooled) {
-            free.offer(b.clear());
+        if (b == null || b.capacity() != size) {
+            return;
         }
+        if (pooled.incrementAndGet() <= maxPooled) {
+            free.offer(b.clear());
+        } else {
+            pooled.decrementAndGet(); // over the bound: dropped, for the collector
+        }
+    }
+
+    /** Buffers allocated by this pool so far (in use, pooled, or dropped). */
+    long created() {
+        return created.get();
+    }
+
+    /** Free buffers held now. */
+    int pooled() {
+        return pooled.get();
     }
 }

@@ -21,6 +21,7 @@ import io.hostwide.iscsi.spec.LoginStatus;
 import io.hostwide.iscsi.spec.RejectReason;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
@@ -37,17 +38,41 @@ import java.util.logging.Logger;
  * threads, the kernel wakes the reader exactly when bytes arrive, and each wake-up handles a whole batch. Before
  * blocking, the reader polls briefly ({@link ReadSpin}) so a queue-depth-1 initiator's next command is taken
  * without a scheduler wake-up.
+ *
+ * <p>Until it has logged in, a connection has proved nothing, so it costs little: two {@link #LOGIN_BUFFER}-byte
+ * buffers from the server's login pool, a thread with a {@link #LOGIN_STACK}-byte stack, no read polling, and a place
+ * in the server's {@link LoginGate}. Entering the full feature phase, the login thread moves what it has not yet
+ * handled into full-size pooled buffers, gives the small ones and its gate place back, and hands the connection to
+ * a reader thread with the JVM's normal stack; it then ends.
  */
 final class Connection implements LoginEnvironment {
     static final Logger LOG = Logger.getLogger(Connection.class.getName());
     /** -Dhostwide.iscsi.trace=true logs every full-feature PDU received (debugging aid; off by default). */
     static final boolean TRACE = Boolean.getBoolean("hostwide.iscsi.trace");
     private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * Receive and send buffer size before the full feature phase: the largest login PDU is 48 (BHS) + 1020 (AHS)
+     * + 8192 (data, RFC 7143 §13.12: login PDUs carry at most 8192 bytes whatever is declared) = 9260 bytes, and
+     * digests do not start before the full feature phase (§13.1); one whole PDU must fit, so 16 KiB.
+     */
+    static final int LOGIN_BUFFER = 16 * 1024;
+    /**
+     * Stack of the login thread: login is shallow (decode, text negotiation, CHAP); the JVM rounds a size below its
+     * minimum up to it. Only the touched part is resident either way, but a small reservation bounds what a flood of
+     * connections can map.
+     */
+    static final long LOGIN_STACK = 256 * 1024;
 
     final IscsiTargetServer server;
     private final SocketChannel channel;
-    private final ByteBuffer recv;
-    private final ByteBuffer send;
+    private final InetAddress from;
+    /** Written by the login thread before it starts the full-feature reader, read by the current reader only. */
+    private ByteBuffer recv;
+    private ByteBuffer send;
+    /** Whether recv and send are the full-size ones (same threads as they). */
+    private boolean fullSize;
+    /** True while this connection holds a place in the server's {@link LoginGate}. */
+    private final AtomicBoolean loginPlace = new AtomicBoolean(true);
     final ResponseWriter writer;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean cleaned = new AtomicBoolean();
@@ -62,21 +87,39 @@ final class Connection implements LoginEnvironment {
     private final HotPdu hot = new HotPdu();
     final Keepalive keepalive;
 
-    Connection(IscsiTargetServer server, SocketChannel channel) {
+    /** A connection from {@code from}, admitted by the server's {@link LoginGate} (whose place it now holds). */
+    Connection(IscsiTargetServer server, SocketChannel channel, InetAddress from) {
         this.server = server;
         this.channel = channel;
-        this.recv = server.recvPool.take();
-        this.send = server.sendPool.take();
+        this.from = from;
+        this.recv = server.loginPool.take();
+        this.send = server.loginPool.take();
         this.writer = new ResponseWriter(channel, send);
         this.login = new LoginStateMachine(this, RANDOM.nextInt(), RANDOM);
         this.keepalive = new Keepalive(server.nopInIntervalNanos(), server.nopInTimeoutNanos());
     }
 
     void start() {
-        Thread t = new Thread(this::run, "iscsi-conn-" + channel.socket().getRemoteSocketAddress());
+        Thread t = new Thread(null, this::runLogin, "iscsi-login-" + channel.socket().getRemoteSocketAddress(),
+                LOGIN_STACK);
         t.setDaemon(true);
         reader = t;
-        t.start();
+        try {
+            t.start();
+        } catch (OutOfMemoryError e) { // "unable to create native thread": this connection goes, the server stays
+            reader = null; // so that close() cleans up: no reader ever ran
+            LOG.log(Level.WARNING, "no thread for a new connection; closing it", e);
+            close("no thread");
+        }
+    }
+
+    /** Receive and send buffer capacities now (tests: small before login, full size after). */
+    int recvCapacity() {
+        return recv.capacity();
+    }
+
+    int sendCapacity() {
+        return send.capacity();
     }
 
     int cid() {
@@ -99,29 +142,106 @@ final class Connection implements LoginEnvironment {
         return closed.get();
     }
 
-    private void run() {
+    /** The login thread: reads until the login fails or ends in the full feature phase, then hands over. */
+    private void runLogin() {
+        boolean handedOver = false;
         try {
-            InputStream probe = channel.socket().getInputStream();
+            handedOver = read(true) && handOver();
+        } finally {
+            if (!handedOver) {
+                end();
+            }
+        }
+    }
+
+    /** The full feature phase's reader, started by the login thread. */
+    private void runFullFeature() {
+        try {
+            read(false);
+        } finally {
+            end();
+        }
+    }
+
+    /**
+     * The read loop: handles what the receive buffer holds (a new reader first handles what its predecessor left),
+     * flushes the responses, then reads. Returns true when the login phase ended in the full feature phase (only
+     * with {@code login}), false when the connection is done.
+     */
+    private boolean read(boolean login) {
+        try {
+            InputStream probe = login ? null : channel.socket().getInputStream();
             while (!closed.get()) {
+                recv.flip();
+                drain();
+                recv.compact();
+                if (login && ffp != null) {
+                    return true;
+                }
                 writer.flush();
-                server.readSpin.await(probe);
+                if (!login) {
+                    server.readSpin.await(probe); // a connection that has not logged in is not worth a core's time
+                }
                 if (writer.broken() || channel.read(recv) < 0) {
                     break;
                 }
                 keepalive.heard(System.nanoTime());
-                recv.flip();
-                drain();
-                recv.compact();
             }
         } catch (IOException e) {
             LOG.log(Level.FINE, "connection read ended", e);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "connection failed", e);
-        } finally {
-            writer.flush();
-            close("reader ended");
-            cleanup();
         }
+        return false;
+    }
+
+    /**
+     * On the login thread, once the final Login Response is out: full-size buffers replace the login ones (the bytes
+     * not handled yet move along), and a reader with a normal stack takes over. False when that reader cannot be
+     * started (no native thread): the login thread then ends the connection.
+     */
+    private boolean handOver() {
+        ByteBuffer full;
+        ByteBuffer fullSend;
+        try {
+            full = server.recvPool.take();
+            try {
+                fullSend = server.sendPool.take();
+            } catch (OutOfMemoryError e) {
+                server.recvPool.give(full);
+                throw e;
+            }
+        } catch (OutOfMemoryError e) { // direct memory at -XX:MaxDirectMemorySize even after a collection
+            LOG.log(Level.WARNING, "no direct memory for a logged-in connection's buffers; closing it (serve "
+                    + "--memory sets the limit)", e);
+            return false;
+        }
+        ByteBuffer small = recv;
+        small.flip();
+        full.put(small); // a well-behaved initiator sent nothing after its last Login Request, but nothing is lost
+        recv = full;
+        server.loginPool.give(small);
+        server.loginPool.give(writer.useBuffer(fullSend));
+        send = fullSend;
+        fullSize = true;
+        leaveLoginGate(); // after the small buffers are back: the login pool never needs more than the gate admits
+        Thread t = new Thread(this::runFullFeature, "iscsi-conn-" + channel.socket().getRemoteSocketAddress());
+        t.setDaemon(true);
+        reader = t; // before start: the new thread is the reader from its first instruction
+        try {
+            t.start();
+            return true;
+        } catch (OutOfMemoryError e) { // "unable to create native thread": refuse this connection, keep serving
+            reader = Thread.currentThread();
+            LOG.log(Level.WARNING, "no thread for a logged-in connection; closing it", e);
+            return false;
+        }
+    }
+
+    private void end() {
+        writer.flush();
+        close("reader ended");
+        cleanup();
     }
 
     /** Decodes and handles every complete PDU in the receive buffer. */
@@ -150,6 +270,9 @@ final class Connection implements LoginEnvironment {
                 ffp.onPdu((Pdu) r);
             } else {
                 onLoginPdu((Pdu) r);
+                if (ffp != null) {
+                    return; // the rest is the full feature phase's: the login thread hands over first
+                }
             }
         }
     }
@@ -212,6 +335,13 @@ final class Connection implements LoginEnvironment {
         writer.releaseTasksTo(f::recycle);
         ffp = f;
         login = null;
+    }
+
+    /** Gives this connection's {@link LoginGate} place back, once: on handing over to full feature or closing. */
+    private void leaveLoginGate() {
+        if (loginPlace.compareAndSet(true, false)) {
+            server.loginGate.leave(from);
+        }
     }
 
     // LoginEnvironment, answered for this connection.
@@ -316,10 +446,16 @@ final class Connection implements LoginEnvironment {
         if (s != null) {
             s.detach(this);
         }
+        leaveLoginGate();
         server.connectionClosed(this);
         writer.retire();
-        server.recvPool.give(recv);
-        server.sendPool.give(send);
+        if (fullSize) {
+            server.recvPool.give(recv);
+            server.sendPool.give(send);
+        } else {
+            server.loginPool.give(recv);
+            server.loginPool.give(send);
+        }
     }
 
     /** Login limits, kept here so the connection does not reach into the login package's internals. */

@@ -8,6 +8,7 @@ import io.hostwide.tcm.TargetCore;
 import io.hostwide.tcm.port.TargetPort;
 import java.io.IOException;
 import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ProtocolFamily;
 import java.net.StandardProtocolFamily;
@@ -57,9 +58,13 @@ public final class IscsiTargetServer implements AutoCloseable {
     private volatile boolean draining;
     final BufferPool recvPool;
     final BufferPool sendPool;
+    /** Both buffers of every connection before the full feature phase; never more than the gate admits. */
+    final BufferPool loginPool;
+    final LoginGate loginGate;
     private final List<ServerSocketChannel> listeners = new ArrayList<>();
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicLong lastStartFailureLog = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
     private final long nopInIntervalNanos;
     private final long nopInTimeoutNanos;
@@ -80,9 +85,27 @@ public final class IscsiTargetServer implements AutoCloseable {
         this.readSpin = new ReadSpin(b.readSpinMicros * 1_000L);
         // Room for the largest PDU the initiator may send us, twice, so a read can always take a whole one more.
         int recvSize = 2 * (policy.maxRecvDataSegmentLength() + 2048);
-        this.recvPool = new BufferPool(Math.max(recvSize, 64 * 1024), 64);
-        this.sendPool = new BufferPool(2 * ResponseWriter.MAX_SEGMENT + 64 * 1024, 64);
+        this.recvPool = new BufferPool(Math.max(recvSize, 64 * 1024), FULL_SIZE_POOLED);
+        this.sendPool = new BufferPool(2 * ResponseWriter.MAX_SEGMENT + 64 * 1024, FULL_SIZE_POOLED);
+        this.loginGate = new LoginGate(b.maxPendingLogins, b.maxPendingLoginsPerAddress, REFUSAL_LOG_INTERVAL_NANOS,
+                System::nanoTime);
+        // As many as can be in use at once: the pool then never allocates twice for the same place.
+        this.loginPool = new BufferPool(Connection.LOGIN_BUFFER, 2 * b.maxPendingLogins);
     }
+
+    /**
+     * Full-size buffers kept free for the next logins (about 1.1 MiB per connection): enough that sessions coming and
+     * going allocate nothing, few enough that a burst of connections leaves no more than ~18 MiB behind.
+     */
+    static final int FULL_SIZE_POOLED = 16;
+    /** How long an acceptor waits after a failed accept (no file descriptor left) before it tries again. */
+    static final long ACCEPT_RETRY_MILLIS = 50;
+    /** At most one "refused connections" log line this often. */
+    static final long REFUSAL_LOG_INTERVAL_NANOS = 10_000_000_000L;
+    /** Default cap on connections not yet in the full feature phase, overall; see {@link Builder#pendingLogins}. */
+    public static final int DEFAULT_PENDING_LOGINS = 128;
+    /** Default cap on connections not yet in the full feature phase from one source address. */
+    public static final int DEFAULT_PENDING_LOGINS_PER_ADDRESS = 16;
 
     public static Builder builder(TargetCore core) {
         return new Builder(core);
@@ -152,23 +175,103 @@ public final class IscsiTargetServer implements AutoCloseable {
 
     private void accept(ServerSocketChannel ss) {
         while (!closed) {
+            SocketChannel ch;
             try {
-                SocketChannel ch = ss.accept();
-                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                Connection c = new Connection(this, ch);
-                connections.add(c);
-                if (closed) {
-                    c.close("server closing");
-                } else {
-                    c.start();
-                }
+                ch = ss.accept();
             } catch (IOException e) {
-                if (!closed && !draining) {
-                    LOG.log(Level.WARNING, "accept failed on " + ss, e);
+                if (closed || draining || !ss.isOpen()) {
+                    return;
                 }
-                return;
+                // e.g. out of file descriptors: the listener stays, and tries again shortly rather than spinning
+                LOG.log(Level.WARNING, "accept failed on " + ss, e);
+                try {
+                    Thread.sleep(ACCEPT_RETRY_MILLIS);
+                } catch (InterruptedException stop) {
+                    return;
+                }
+                continue;
             }
+            admit(ch);
         }
+    }
+
+    /**
+     * Starts a connection if the login gate has a place for it, else refuses it. A connection that fails before it
+     * starts (reset by its peer, no memory for its buffers) is closed and costs the listener nothing.
+     */
+    private void admit(SocketChannel ch) {
+        InetAddress from;
+        try {
+            from = ((InetSocketAddress) ch.getRemoteAddress()).getAddress();
+        } catch (IOException e) {
+            refuse(ch);
+            return;
+        }
+        if (loginGate.tryEnter(from) != LoginGate.Verdict.ADMITTED) {
+            refuse(ch);
+            return;
+        }
+        Connection c;
+        try {
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            c = new Connection(this, ch, from);
+        } catch (IOException | OutOfMemoryError e) { // OOME: direct memory at its limit even after a collection
+            startFailed(from, e);
+            loginGate.leave(from);
+            refuse(ch);
+            return;
+        }
+        connections.add(c);
+        if (closed) {
+            c.close("server closing");
+        } else {
+            c.start();
+        }
+    }
+
+    /** One line, at most every {@link #REFUSAL_LOG_INTERVAL_NANOS}: a connection that could not start. */
+    private void startFailed(InetAddress from, Throwable why) {
+        long now = System.nanoTime();
+        long last = lastStartFailureLog.get();
+        if (last != 0 && now - last < REFUSAL_LOG_INTERVAL_NANOS || !lastStartFailureLog.compareAndSet(last, now)) {
+            return;
+        }
+        LOG.warning("cannot start a connection from " + from.getHostAddress() + ": " + why
+                + " (this line comes at most every 10 s)");
+    }
+
+    /**
+     * Closes a connection the login gate refused, at once and with a reset (SO_LINGER 0): nothing was read from it,
+     * so there is no Login Request to answer, and the reset leaves no TIME_WAIT socket behind per refusal.
+     */
+    private static void refuse(SocketChannel ch) {
+        try {
+            ch.setOption(StandardSocketOptions.SO_LINGER, 0);
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "SO_LINGER on a refused connection", e);
+        }
+        try {
+            ch.close();
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "close a refused connection", e);
+        }
+    }
+
+    /**
+     * Connection counts: open connections (logging in or logged in), those not yet in the full feature phase, and
+     * those refused so far because the overall or the per-address cap on the latter was reached.
+     */
+    public record ConnectionCounts(int open, int pendingLogins, long refusedOverall, long refusedPerAddress) {
+    }
+
+    public ConnectionCounts connectionCounts() {
+        return new ConnectionCounts(connections.size(), loginGate.pending(), loginGate.refusedOverTotal(),
+                loginGate.refusedOverAddress());
+    }
+
+    /** The open connections now (tests). */
+    List<Connection> openConnections() {
+        return List.copyOf(connections);
     }
 
     void connectionClosed(Connection c) {
@@ -297,6 +400,8 @@ public final class IscsiTargetServer implements AutoCloseable {
         private long nopInTimeoutMillis = 15_000;
         private long loginTimeoutMillis = 15_000;
         private long readSpinMicros = 50;
+        private int maxPendingLogins = DEFAULT_PENDING_LOGINS;
+        private int maxPendingLoginsPerAddress = DEFAULT_PENDING_LOGINS_PER_ADDRESS;
 
         private Builder(TargetCore core) {
             this.core = core;
@@ -355,6 +460,22 @@ public final class IscsiTargetServer implements AutoCloseable {
                 throw new IllegalArgumentException("login timeout must be > 0");
             }
             this.loginTimeoutMillis = millis;
+            return this;
+        }
+
+        /**
+         * Caps the connections that have not reached the full feature phase: at most {@code total} at once, at most
+         * {@code perAddress} of them from one source address. One more is closed as soon as it is accepted, and a
+         * log line (at most one per 10 s) says how many were refused. Each such connection costs two 16 KiB
+         * buffers and a thread for at most the login timeout. Defaults: 128 and 16.
+         */
+        public Builder pendingLogins(int total, int perAddress) {
+            if (total < 1 || perAddress < 1 || perAddress > total) {
+                throw new IllegalArgumentException("pending login limits must be 1 <= per address (" + perAddress
+                        + ") <= total (" + total + ")");
+            }
+            this.maxPendingLogins = total;
+            this.maxPendingLoginsPerAddress = perAddress;
             return this;
         }
 

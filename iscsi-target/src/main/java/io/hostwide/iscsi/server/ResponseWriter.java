@@ -37,7 +37,8 @@ final class ResponseWriter {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final SocketChannel channel;
-    private final ByteBuffer out;
+    /** The send buffer: a small one during login, a full-size one after ({@link #useBuffer}); under the lock. */
+    private ByteBuffer out;
     private PduEncoder encoder = new PduEncoder(false, false);
     private int statSn;
     private int maxSegment = 8192;
@@ -68,6 +69,26 @@ final class ResponseWriter {
         this.out = sendBuffer;
         for (int i = 0; i < outViews.length; i++) {
             outViews[i] = sendBuffer.duplicate();
+        }
+    }
+
+    /**
+     * Flushes what is encoded and continues in {@code next}; returns the previous buffer, empty, for its pool. The
+     * login thread moves a connection to its full-size buffer this way; no Data-In slice can be pending then (there
+     * is no command before the full feature phase).
+     */
+    ByteBuffer useBuffer(ByteBuffer next) {
+        lock.lock();
+        try {
+            flushLocked();
+            ByteBuffer previous = out;
+            out = next;
+            for (int i = 0; i < outViews.length; i++) {
+                outViews[i] = next.duplicate();
+            }
+            return previous.clear();
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -30,6 +30,21 @@ final class TestInitiator implements AutoCloseable {
         ch.socket().setSoTimeout(5000);
     }
 
+    /** Connects from {@code source} (e.g. 127.0.0.2: Linux routes all of 127/8 to loopback), for per-address tests. */
+    TestInitiator(InetSocketAddress a, String source) throws IOException {
+        ch = SocketChannel.open();
+        ch.bind(new InetSocketAddress(source, 0));
+        ch.connect(a);
+        ch.socket().setSoTimeout(5000);
+    }
+
+    /** The bytes {@link #send} would write for {@code p}, for tests that write several PDUs at once. */
+    ByteBuffer encoded(Pdu p) {
+        ByteBuffer b = ByteBuffer.allocate(enc.encodedLength(p));
+        enc.encode(p, b);
+        return b.flip();
+    }
+
     @Override
     public void close() throws IOException {
         ch.close();
@@ -64,6 +79,12 @@ final class TestInitiator implements AutoCloseable {
 
     /** Logs in straight to full feature phase with the given extra keys. */
     LoginResponse login(String target, String... keys) throws IOException {
+        send(loginRequest(target, keys));
+        return loggedIn((LoginResponse) receive());
+    }
+
+    /** The single Login Request (CSG 1, NSG 3, T) that {@link #login} sends. */
+    LoginRequest loginRequest(String target, String... keys) {
         StringBuilder sb = new StringBuilder("InitiatorName=iqn.2026-12.io.hostwide:test\0");
         if (target != null) {
             sb.append("TargetName=").append(target).append('\0');
@@ -73,9 +94,12 @@ final class TestInitiator implements AutoCloseable {
         for (String k : keys) {
             sb.append(k).append('\0');
         }
-        send(new LoginRequest(true, false, 1, 3, 0, 0, isid, tsih, itt++, cid, cmdSn, 0,
-                ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8))));
-        LoginResponse r = (LoginResponse) receive();
+        return new LoginRequest(true, false, 1, 3, 0, 0, isid, tsih, itt++, cid, cmdSn, 0,
+                ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** Takes the session state (TSIH, StatSN, digests) from the final Login Response {@code r}. */
+    LoginResponse loggedIn(LoginResponse r) {
         expStatSn = r.statSn() + 1;
         tsih = r.tsih();
         String text = StandardCharsets.UTF_8.decode(r.data().duplicate()).toString();
