@@ -4,9 +4,11 @@ import java.util.concurrent.locks.StampedLock;
 
 /**
  * Striped LBA-range locks that make COMPARE AND WRITE, WRITE ATOMIC and ORWRITE atomic with respect to other
- * writes of the same blocks (SBC-4 §5.3, §4.29). Plain writes take the stripes they touch shared; atomic
- * commands take them exclusive. Reads take nothing. A range maps to a 64-bit stripe mask; stripes are always
- * locked in ascending order, so two commands never deadlock.
+ * commands of the same blocks (SBC-4 §5.3, §4.29). Plain writes take the stripes they touch shared; atomic
+ * commands take them exclusive. Reads are optimistic ({@link #tryOptimisticRead} then {@link #validate}): they
+ * take nothing unless an atomic command held one of their stripes meanwhile, and then read again shared, so a READ
+ * never returns a half-done COMPARE AND WRITE and costs no atomic operation otherwise. A range maps to a 64-bit
+ * stripe mask; stripes are always locked in ascending order, so two commands never deadlock.
  */
 public final class RangeLock {
     /** Blocks per stripe unit: 2^7 = 128 blocks. */
@@ -51,6 +53,34 @@ public final class RangeLock {
             int i = Long.numberOfTrailingZeros(m);
             stripes[i].unlockRead(stamps[i]);
         }
+    }
+
+    /**
+     * Optimistic stamps for a read of {@code mask}; false when a stripe is held exclusive now (then lock shared).
+     * Plain writers hold stripes shared and do not invalidate these stamps: a READ racing a WRITE may see old or
+     * new data, as SCSI allows; only atomic commands must never be seen half done.
+     */
+    public boolean tryOptimisticRead(long mask, long[] stamps) {
+        for (long m = mask; m != 0; m &= m - 1) {
+            int i = Long.numberOfTrailingZeros(m);
+            long s = stripes[i].tryOptimisticRead();
+            if (s == 0) {
+                return false;
+            }
+            stamps[i] = s;
+        }
+        return true;
+    }
+
+    /** True when no stripe of {@code mask} was taken exclusive since {@link #tryOptimisticRead} (acquire fence). */
+    public boolean validate(long mask, long[] stamps) {
+        for (long m = mask; m != 0; m &= m - 1) {
+            int i = Long.numberOfTrailingZeros(m);
+            if (!stripes[i].validate(stamps[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public void lockExclusive(long mask, long[] stamps) {

@@ -33,13 +33,38 @@ final class ReadWrite {
         int bytes = (int) (blocks * dev.blockSize());
         ByteBuffer buf = cmd.dataInBuffer(bytes);
         try {
-            dev.backstore().read(lba, buf);
+            readAtomically(dev, lba, blocks, buf);
         } catch (IOException e) {
             DataPathErrors.LOG.report(dev.name(), "READ", lba, blocks, e);
             return cmd.failWithInformation(SenseReason.UNRECOVERED_READ_ERROR, lba);
         }
         cmd.dataInLength(bytes);
         return CommandDescriptor.DONE;
+    }
+
+    /**
+     * Reads [lba, lba + blocks) into {@code buf} so that no COMPARE AND WRITE, ORWRITE or WRITE ATOMIC is seen half
+     * done (SBC-4 §5.3, §4.29.2): optimistically, and again under the shared range lock if an atomic command took
+     * one of the stripes meanwhile.
+     */
+    static void readAtomically(Device dev, long lba, long blocks, ByteBuffer buf) throws IOException {
+        RangeLock locks = dev.rangeLock();
+        long mask = RangeLock.mask(lba, blocks);
+        long[] stamps = RangeLock.stamps();
+        int start = buf.position();
+        if (locks.tryOptimisticRead(mask, stamps)) {
+            dev.backstore().read(lba, buf);
+            if (locks.validate(mask, stamps)) {
+                return;
+            }
+            buf.position(start);
+        }
+        locks.lockShared(mask, stamps);
+        try {
+            dev.backstore().read(lba, buf);
+        } finally {
+            locks.unlockShared(mask, stamps);
+        }
     }
 
     static int write(Command cmd) {

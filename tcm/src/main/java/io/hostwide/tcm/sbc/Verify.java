@@ -59,7 +59,7 @@ final class Verify {
             while (done < blocks) {
                 int n = (int) Math.min(chunkBlocks, blocks - done);
                 buf.clear().limit(n * bs);
-                dev.backstore().read(lba + done, buf);
+                ReadWrite.readAtomically(dev, lba + done, n, buf);
                 for (int i = 0; i < n * bs; i++) {
                     long offset = sameBlock ? (done * bs + i) % bs : done * bs + i;
                     if (buf.get(i) != (byte) cmd.outU8((int) offset)) {
