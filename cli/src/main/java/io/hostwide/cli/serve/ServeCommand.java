@@ -247,12 +247,11 @@ public final class ServeCommand implements Callable<Integer> {
         if (insecure) {
             return;
         }
-        List<String> exposed = portals.stream().filter(p -> !p.isLoopback()).map(Portal::toString).toList();
+        List<String> exposed = ServeWarnings.exposed(portals);
         if (exposed.isEmpty()) {
             return;
         }
-        List<String> open = (cfg.targets() == null ? List.<ServeConfig.Target>of() : cfg.targets()).stream()
-                .filter(t -> t.auth() == null).map(ServeConfig.Target::name).toList();
+        List<String> open = ServeWarnings.withoutChap(cfg);
         if (!open.isEmpty()) {
             throw new IllegalArgumentException("refusing to listen on " + String.join(", ", exposed)
                     + " with targets that have no CHAP (" + String.join(", ", open)

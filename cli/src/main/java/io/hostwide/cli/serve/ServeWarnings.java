@@ -22,9 +22,8 @@ final class ServeWarnings {
 
     static List<String> of(ServeConfig cfg, List<Portal> portals, boolean insecure, Path configFile) {
         List<String> out = new ArrayList<>();
-        List<String> exposed = portals.stream().filter(p -> !p.isLoopback()).map(Portal::toString).toList();
-        List<String> open = (cfg.targets() == null ? List.<ServeConfig.Target>of() : cfg.targets()).stream()
-                .filter(t -> t.auth() == null).map(ServeConfig.Target::name).toList();
+        List<String> exposed = exposed(portals);
+        List<String> open = withoutChap(cfg);
         if (insecure) {
             out.add(exposed.isEmpty()
                     ? "--insecure given, but every portal is a loopback address: it changes nothing"
@@ -46,6 +45,17 @@ final class ServeWarnings {
             }
         }
         return out;
+    }
+
+    /** The portals beyond loopback, as written. */
+    static List<String> exposed(List<Portal> portals) {
+        return portals.stream().filter(p -> !p.isLoopback()).map(Portal::toString).toList();
+    }
+
+    /** The names of the targets that take logins without CHAP. */
+    static List<String> withoutChap(ServeConfig cfg) {
+        return (cfg.targets() == null ? List.<ServeConfig.Target>of() : cfg.targets()).stream()
+                .filter(t -> t.auth() == null).map(ServeConfig.Target::name).toList();
     }
 
     private static boolean holdsSecrets(ServeConfig cfg) {
