@@ -2,7 +2,7 @@ package io.hostwide.cli.bench;
 
 import io.hostwide.blk.IoSchedulers;
 import io.hostwide.cli.load.BlockDeviceTarget;
-import io.hostwide.cli.util.Sizes;
+import io.hostwide.management.util.Sizes;
 
 import java.io.PrintStream;
 import java.util.ArrayList;

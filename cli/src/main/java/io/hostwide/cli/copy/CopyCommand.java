@@ -4,7 +4,7 @@ import io.hostwide.blk.api.BlockDevice;
 import io.hostwide.blk.api.BlockDevices;
 import io.hostwide.cli.util.DeviceSpecs;
 import io.hostwide.cli.util.Interrupts;
-import io.hostwide.cli.util.Json;
+import io.hostwide.management.util.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

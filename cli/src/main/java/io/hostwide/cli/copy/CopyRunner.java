@@ -2,7 +2,7 @@ package io.hostwide.cli.copy;
 
 import io.hostwide.blk.api.BlockDevice;
 import io.hostwide.cli.util.Interrupts;
-import io.hostwide.cli.util.Sizes;
+import io.hostwide.management.util.Sizes;
 
 import java.io.PrintStream;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.hostwide.cli.copy;
 
 import io.hostwide.blk.api.BlockDevice;
-import io.hostwide.cli.util.Sizes;
+import io.hostwide.management.util.Sizes;
 import picocli.CommandLine.Option;
 
 /** The options copy and verify share: devices, record size, range and parallelism (dd and sg_mrq_dd names). */

@@ -1,8 +1,8 @@
 package io.hostwide.cli.lab;
 
 import io.hostwide.cli.util.Interrupts;
-import io.hostwide.cli.util.Json;
-import io.hostwide.cli.util.Sizes;
+import io.hostwide.management.util.Json;
+import io.hostwide.management.util.Sizes;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,6 +1,6 @@
 package io.hostwide.cli.load;
 
-import io.hostwide.cli.util.Sizes;
+import io.hostwide.management.util.Sizes;
 import org.HdrHistogram.Histogram;
 
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.hostwide.cli.load;
 
 import io.hostwide.cli.util.Interrupts;
-import io.hostwide.cli.util.Sizes;
+import io.hostwide.management.util.Sizes;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;

@@ -1,7 +1,7 @@
 package io.hostwide.cli.ls;
 
 import io.hostwide.cli.load.BlockDeviceTarget;
-import io.hostwide.cli.util.Json;
+import io.hostwide.management.util.Json;
 import io.hostwide.iscsi.initiator.InitiatorConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

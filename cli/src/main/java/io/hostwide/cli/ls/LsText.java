@@ -1,6 +1,6 @@
 package io.hostwide.cli.ls;
 
-import io.hostwide.cli.util.Sizes;
+import io.hostwide.management.util.Sizes;
 
 import java.util.Locale;
 

@@ -1,5 +1,7 @@
 package io.hostwide.cli.serve;
 
+import io.hostwide.management.AdminSocket;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

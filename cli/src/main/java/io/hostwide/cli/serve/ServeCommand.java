@@ -1,5 +1,16 @@
 package io.hostwide.cli.serve;
 
+import io.hostwide.management.TargetAssembly;
+import io.hostwide.management.ServeWarnings;
+import io.hostwide.management.MemoryBudget;
+import io.hostwide.management.Admin;
+import io.hostwide.management.AdminSocket;
+import io.hostwide.management.util.Sizes;
+
+import io.hostwide.management.config.ServeConfig;
+import io.hostwide.management.config.ServeConfigLoader;
+import io.hostwide.management.config.Portal;
+
 import io.hostwide.cli.util.Interrupts;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -76,11 +87,11 @@ public final class ServeCommand implements Callable<Integer> {
         if (pollMicros < 0 || pollMicros > 10_000) {
             throw new IllegalArgumentException("--poll-us: " + pollMicros + " is out of range (0..10000)");
         }
-        refuseOpenExposure(cfg, portals);
+        ServeWarnings.refuseOpenExposure(cfg, portals, insecure);
         List<String> warnings = new ArrayList<>(ServeWarnings.of(cfg, portals, insecure, config));
         budget = memoryBudget(MemoryBudget.Limits.ofThisJvm(), warnings);
         if (budget != null) {
-            warnings.addAll(budget.warnings(ramBytes(cfg)));
+            warnings.addAll(budget.warnings(MemoryBudget.ramBytes(cfg)));
         }
         var err = spec.commandLine().getErr();
         warnings.forEach(w -> err.println("hostwide serve: warning: " + w));
@@ -91,25 +102,27 @@ public final class ServeCommand implements Callable<Integer> {
         }
         Interrupts interrupts = Interrupts.install();
         var out = spec.commandLine().getOut();
-        try (TargetAssembly assembly = located(() -> TargetAssembly.build(cfg, addresses, queueDepth, pollMicros))) {
+        try (TargetAssembly assembly = ServeConfigLoader.located(config,
+                () -> TargetAssembly.build(cfg, addresses, queueDepth, pollMicros))) {
             try {
                 assembly.start();
             } catch (BindException e) {
                 throw new IllegalArgumentException("--listen: cannot listen on " + portals + ": " + e.getMessage());
             }
             assembly.summary().forEach(line -> out.println("hostwide serve: " + line));
-            out.println("hostwide serve: " + memoryLine(budget, MemoryBudget.Limits.ofThisJvm()));
+            out.println("hostwide serve: " + MemoryBudget.line(budget, MemoryBudget.Limits.ofThisJvm()));
+            Admin admin = new Admin(assembly, config, budget);
             Path socket = adminSocket != null ? adminSocket
                     : AdminSocket.defaultPath(assembly.boundAddresses().get(0).getPort());
-            try (AdminSocket admin = AdminSocket.open(socket, command -> handleAdmin(assembly, command))) {
+            try (AdminSocket socketServer = AdminSocket.open(socket, admin::handle)) {
                 out.println("hostwide serve: listening on " + join(assembly.boundAddresses())
-                        + "; admin socket " + admin.path() + " (Ctrl-C stops, SIGHUP reloads --config)");
+                        + "; admin socket " + socketServer.path() + " (Ctrl-C stops, SIGHUP reloads --config)");
                 out.flush();
                 AtomicBoolean reload = Signals.onHangup(w -> out.println("hostwide serve: " + w));
                 while (!interrupts.awaitStop(200, TimeUnit.MILLISECONDS)) {
                     // Serving happens on the server's own threads; this one waits for signals.
                     if (reload.getAndSet(false)) {
-                        out.println("hostwide serve: SIGHUP: " + reloadQuietly(assembly));
+                        out.println("hostwide serve: SIGHUP: " + admin.reloadQuietly());
                         out.flush();
                     }
                 }
@@ -124,48 +137,6 @@ public final class ServeCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** A failed reload is reported and changes nothing; the server keeps serving. */
-    private String reloadQuietly(TargetAssembly assembly) {
-        try {
-            Object changes = handleAdmin(assembly, "reload").get("changes");
-            return changes instanceof List<?> l && l.isEmpty() ? "reloaded, no changes" : "reloaded: " + changes;
-        } catch (RuntimeException e) {
-            return "reload failed, configuration unchanged: " + e.getMessage();
-        }
-    }
-
-    /** The admin protocol: one command, one JSON object back. */
-    private synchronized Map<String, Object> handleAdmin(TargetAssembly assembly, String command) {
-        Map<String, Object> reply = new LinkedHashMap<>();
-        switch (command) {
-            case "status" -> {
-                reply.put("ok", true);
-                reply.putAll(assembly.status());
-                reply.put("memory", MemoryBudget.status(budget));
-            }
-            case "stats" -> {
-                reply.put("ok", true);
-                reply.putAll(assembly.stats());
-            }
-            case "reload" -> {
-                if (config == null) {
-                    throw new IllegalArgumentException("serve was started without --config: nothing to reload");
-                }
-                ServeConfig next = ServeConfigLoader.load(config);
-                List<String> changes = located(() -> assembly.reload(next));
-                reply.put("ok", true);
-                reply.put("changes", changes);
-                List<String> warnings = ServeWarnings.of(next, List.of(), false, config);
-                if (!warnings.isEmpty()) {
-                    reply.put("warnings", warnings);
-                }
-            }
-            default -> throw new IllegalArgumentException("unknown admin command '" + command
-                    + "' (known: status, stats, reload)");
-        }
-        return reply;
-    }
-
     /**
      * The budget serve runs under: {@code --memory}, which the JVM must enforce (else a usage error naming the JVM
      * options it needs), or the launcher's default (a mismatch is then a warning: HOSTWIDE_JAVA_OPTS may have set
@@ -174,7 +145,7 @@ public final class ServeCommand implements Callable<Integer> {
      */
     MemoryBudget memoryBudget(MemoryBudget.Limits jvm, List<String> warnings) {
         if (memory != null) {
-            MemoryBudget b = MemoryBudget.of(io.hostwide.cli.util.Sizes.parseBytes("--memory", memory));
+            MemoryBudget b = MemoryBudget.of(io.hostwide.management.util.Sizes.parseBytes("--memory", memory));
             String problem = b.mismatch(jvm);
             if (problem != null) {
                 throw new IllegalArgumentException(problem);
@@ -183,7 +154,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         String applied = System.getProperty(MemoryBudget.PROPERTY);
         if (applied != null) {
-            MemoryBudget b = MemoryBudget.of(io.hostwide.cli.util.Sizes.parseBytes(MemoryBudget.PROPERTY, applied));
+            MemoryBudget b = MemoryBudget.of(io.hostwide.management.util.Sizes.parseBytes(MemoryBudget.PROPERTY, applied));
             String problem = b.mismatch(jvm);
             if (problem != null) {
                 warnings.add(problem);
@@ -191,39 +162,6 @@ public final class ServeCommand implements Callable<Integer> {
             return b;
         }
         return null;
-    }
-
-    static String memoryLine(MemoryBudget b, MemoryBudget.Limits jvm) {
-        String limits = "heap at most " + MemoryBudget.mib(jvm.heapBytes()) + ", direct memory at most "
-                + (jvm.directBytes() == 0 ? "as much (the JVM's default)" : MemoryBudget.mib(jvm.directBytes()));
-        return "memory: " + limits + (b != null ? " (--memory " + b.totalMiB() + "m)"
-                : " (no --memory: this JVM's own limits; the hostwide launcher sets them from --memory)");
-    }
-
-    /** The RAM backstores' sizes added up: their pages live on the heap. */
-    private static long ramBytes(ServeConfig cfg) {
-        long sum = 0;
-        if (cfg.backstores() != null) {
-            for (var e : cfg.backstores().entrySet()) {
-                if ("ram".equals(e.getValue().type()) && e.getValue().size() != null) {
-                    sum += io.hostwide.cli.util.Sizes.parseBytes("backstores." + e.getKey() + ".size",
-                            e.getValue().size());
-                }
-            }
-        }
-        return sum;
-    }
-
-    /** Runs a step that builds from the configuration; a problem it finds with a key names the file and line. */
-    private <T> T located(java.util.function.Supplier<T> step) {
-        try {
-            return step.get();
-        } catch (ConfigKeyException e) {
-            if (config == null) {
-                throw e;
-            }
-            throw new IllegalArgumentException(ServeConfigLoader.places(config).at(e.key()) + e.detail(), e);
-        }
     }
 
     private List<Portal> portals(ServeConfig cfg) {
@@ -240,23 +178,6 @@ public final class ServeCommand implements Callable<Integer> {
             result.add(new Portal("127.0.0.1", Portal.DEFAULT_PORT));
         }
         return result;
-    }
-
-    /** The brief's rule: beyond loopback, every target needs CHAP unless the operator opts out explicitly. */
-    private void refuseOpenExposure(ServeConfig cfg, List<Portal> portals) {
-        if (insecure) {
-            return;
-        }
-        List<String> exposed = ServeWarnings.exposed(portals);
-        if (exposed.isEmpty()) {
-            return;
-        }
-        List<String> open = ServeWarnings.withoutChap(cfg);
-        if (!open.isEmpty()) {
-            throw new IllegalArgumentException("refusing to listen on " + String.join(", ", exposed)
-                    + " with targets that have no CHAP (" + String.join(", ", open)
-                    + "): set \"auth\" for them in --config, or pass --insecure");
-        }
     }
 
     private static String join(List<InetSocketAddress> addrs) {

@@ -1,7 +1,7 @@
 package io.hostwide.cli.stat;
 
 import io.hostwide.cli.load.BlockDeviceTarget;
-import io.hostwide.cli.util.Json;
+import io.hostwide.management.util.Json;
 import io.hostwide.cli.util.StatPrinter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,6 +1,7 @@
 package io.hostwide.cli.util;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hostwide.management.util.Json;
 
 import java.util.Iterator;
 import java.util.Map;

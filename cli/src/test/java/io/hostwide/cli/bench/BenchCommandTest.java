@@ -2,7 +2,7 @@ package io.hostwide.cli.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hostwide.cli.CliRun;
-import io.hostwide.cli.util.Json;
+import io.hostwide.management.util.Json;
 import org.junit.jupiter.api.Test;
 
 import static io.hostwide.cli.CliRun.run;

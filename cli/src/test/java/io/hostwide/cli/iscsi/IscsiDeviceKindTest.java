@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hostwide.cli.CliRun;
-import io.hostwide.cli.util.Json;
+import io.hostwide.management.util.Json;
 import io.hostwide.iscsi.login.ChapPolicy;
 import io.hostwide.iscsi.login.ChapSecret;
 import io.hostwide.iscsi.server.IscsiTargetServer;

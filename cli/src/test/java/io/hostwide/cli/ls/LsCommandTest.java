@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hostwide.cli.CliRun;
-import io.hostwide.cli.util.Json;
+import io.hostwide.management.util.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;

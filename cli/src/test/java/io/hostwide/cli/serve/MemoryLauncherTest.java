@@ -1,5 +1,7 @@
 package io.hostwide.cli.serve;
 
+import io.hostwide.management.MemoryBudget;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -50,7 +52,7 @@ class MemoryLauncherTest {
     @Test
     void explicitMemorySplitsAsServeExpects() throws Exception {
         for (String size : List.of("256m", "300m", "1g", "1536M", "2GiB", "3g", "1000000k", "64g")) {
-            long bytes = io.hostwide.cli.util.Sizes.parseBytes("--memory", size);
+            long bytes = io.hostwide.management.util.Sizes.parseBytes("--memory", size);
             String expected = String.join(" ", MemoryBudget.of(bytes).jvmOptions());
             assertThat(options("serve", "--memory", size)).as(size).isEqualTo(expected);
             assertThat(options("serve", "--listen", "127.0.0.1:3260", "--memory=" + size)).as(size)

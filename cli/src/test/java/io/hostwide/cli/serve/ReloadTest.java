@@ -1,5 +1,11 @@
 package io.hostwide.cli.serve;
 
+import io.hostwide.management.TargetAssembly;
+import io.hostwide.management.AdminSocket;
+
+import io.hostwide.management.config.ServeConfig;
+import io.hostwide.management.config.ServeConfigLoader;
+
 import io.hostwide.tcm.port.MappedLun;
 import io.hostwide.tcm.port.TargetPort;
 import org.junit.jupiter.api.Test;

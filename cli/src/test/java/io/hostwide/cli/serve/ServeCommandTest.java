@@ -1,6 +1,16 @@
 package io.hostwide.cli.serve;
 
+import io.hostwide.management.TargetAssembly;
+
+import io.hostwide.management.config.ServeConfig;
+import io.hostwide.management.config.ServeConfigLoader;
+
 import io.hostwide.cli.Main;
+import org.junit.jupiter.api.io.TempDir;
+import java.nio.file.Path;
+import java.nio.file.Files;
+import java.io.IOException;
+import io.hostwide.cli.CliRun;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -142,5 +152,26 @@ class ServeCommandTest {
             assertThat(a.core().device("ram1").attributes().sanitizeRate()).isZero();
             assertThat(a.summary()).anyMatch(l -> l.contains("physical blocks of 4096"));
         }
+    }
+
+    /**
+     * An image that passes the loader's checks but cannot be opened names file, line and key too: here a dangling
+     * symbolic link into a directory that does not exist (the loader sees a missing file in an existing directory).
+     */
+    @Test
+    void serveNamesTheKeyOfABackstoreItCannotOpen(@TempDir Path dir) throws IOException {
+        Path link = Files.createSymbolicLink(dir.resolve("d.img"), dir.resolve("gone/d.img"));
+        Path cfg = dir.resolve("serve.json");
+        Files.writeString(cfg, """
+                {
+                  "backstores": {
+                    "d": { "type": "file", "path": "%s", "size": "1m" }
+                  }
+                }
+                """.formatted(link));
+        CliRun r = CliRun.run("serve", "--config", cfg.toString(), "--listen", "127.0.0.1:0");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).startsWith("hostwide serve: " + cfg + " line 3: backstores.d.path: cannot open ")
+                .contains("no such file or directory").doesNotContain("Exception");
     }
 }

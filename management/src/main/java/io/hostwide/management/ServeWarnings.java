@@ -1,4 +1,7 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management;
+
+import io.hostwide.management.config.ServeConfig;
+import io.hostwide.management.config.Portal;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,11 +19,28 @@ import java.util.Set;
  * given, and a readable file of shared CHAP secrets should not keep storage offline at a restart; saying it on every
  * start (and reload) is what makes it get fixed.
  */
-final class ServeWarnings {
+public final class ServeWarnings {
     private ServeWarnings() {
     }
 
-    static List<String> of(ServeConfig cfg, List<Portal> portals, boolean insecure, Path configFile) {
+    /** The brief's rule: beyond loopback, every target needs CHAP unless the operator opts out explicitly. */
+    public static void refuseOpenExposure(ServeConfig cfg, List<Portal> portals, boolean insecure) {
+        if (insecure) {
+            return;
+        }
+        List<String> exposed = exposed(portals);
+        if (exposed.isEmpty()) {
+            return;
+        }
+        List<String> open = withoutChap(cfg);
+        if (!open.isEmpty()) {
+            throw new IllegalArgumentException("refusing to listen on " + String.join(", ", exposed)
+                    + " with targets that have no CHAP (" + String.join(", ", open)
+                    + "): set \"auth\" for them in --config, or pass --insecure");
+        }
+    }
+
+    public static List<String> of(ServeConfig cfg, List<Portal> portals, boolean insecure, Path configFile) {
         List<String> out = new ArrayList<>();
         List<String> exposed = exposed(portals);
         List<String> open = withoutChap(cfg);

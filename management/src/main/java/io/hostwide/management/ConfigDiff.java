@@ -1,4 +1,6 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management;
+
+import io.hostwide.management.config.ServeConfig;
 
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.Lun;

@@ -1,4 +1,7 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management;
+
+import io.hostwide.management.config.ServeConfigLoader;
+import io.hostwide.management.config.Portal;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

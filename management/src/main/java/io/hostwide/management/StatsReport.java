@@ -1,4 +1,4 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management;
 
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.DeviceStats;

@@ -1,4 +1,4 @@
-package io.hostwide.cli.util;
+package io.hostwide.management.util;
 
 import org.junit.jupiter.api.Test;
 

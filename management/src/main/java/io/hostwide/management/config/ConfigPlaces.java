@@ -1,4 +1,4 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management.config;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -16,7 +16,7 @@ import java.util.Map;
  * starts on, so that a check made after binding still names the file, the line and the key. Built by one streaming
  * pass over text that already parsed.
  */
-final class ConfigPlaces {
+public final class ConfigPlaces {
     private final String file;
     private final Map<String, Integer> lines = new HashMap<>();
 

@@ -1,4 +1,4 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management.config;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.JsonMappingException;
-import io.hostwide.cli.util.Sizes;
+import io.hostwide.management.util.Sizes;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -72,7 +72,24 @@ public final class ServeConfigLoader {
     }
 
     /** Where each key of {@code file} is, for messages about problems found after loading; lines unknown if unreadable. */
-    static ConfigPlaces places(Path file) {
+    /**
+     * Runs a step that builds from the configuration (opening a file backstore, say); a problem it finds with a key
+     * is reported with the file and line of that key, as the loader's own messages are.
+     *
+     * @param file the configuration file, or null when serve runs without one (the message then names the key only)
+     */
+    public static <T> T located(Path file, java.util.function.Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (ConfigKeyException e) {
+            if (file == null) {
+                throw e;
+            }
+            throw new IllegalArgumentException(places(file).at(e.key()) + e.detail(), e);
+        }
+    }
+
+    public static ConfigPlaces places(Path file) {
         String text;
         try {
             text = Files.readString(file);

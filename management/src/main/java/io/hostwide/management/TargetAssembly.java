@@ -1,6 +1,10 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management;
 
-import io.hostwide.cli.util.Sizes;
+import io.hostwide.management.config.ServeConfig;
+import io.hostwide.management.config.ServeConfigLoader;
+import io.hostwide.management.config.ConfigKeyException;
+
+import io.hostwide.management.util.Sizes;
 import io.hostwide.iscsi.login.ChapPolicy;
 import io.hostwide.iscsi.login.ChapSecret;
 import io.hostwide.iscsi.server.IscsiTargetServer;
@@ -34,7 +38,7 @@ public final class TargetAssembly implements AutoCloseable {
     public static final String DEFAULT_TARGET = "iqn.2026-12.io.hostwide:target0";
     static final int ISCSI_PROTOCOL_ID = 5; // SPC-4 §7.6.1, table 444: iSCSI
     static final int DEFAULT_QUEUE_DEPTH = 128;
-    static final long DEFAULT_POLL_MICROS = 50;
+    public static final long DEFAULT_POLL_MICROS = 50;
     static final int DEFAULT_NOP_IN_MILLIS = 15_000; // IscsiTargetServer's own defaults
 
     private final TargetCore core;

@@ -1,6 +1,6 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management;
 
-import io.hostwide.cli.util.Json;
+import io.hostwide.management.util.Json;
 
 import java.io.IOException;
 import java.net.StandardProtocolFamily;

@@ -1,4 +1,4 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management.config;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,4 +1,4 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.hostwide.iscsi.server.IscsiTargetServer;

@@ -1,4 +1,7 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management;
+
+import io.hostwide.management.config.ServeConfig;
+import io.hostwide.management.util.Sizes;
 
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
@@ -134,6 +137,27 @@ public record MemoryBudget(long totalMiB, long heapMiB, long directMiB) {
             }
         }
         return m;
+    }
+
+    /** The startup line about memory: the limits this JVM enforces, and where they came from. */
+    public static String line(MemoryBudget b, Limits jvm) {
+        String limits = "heap at most " + mib(jvm.heapBytes()) + ", direct memory at most "
+                + (jvm.directBytes() == 0 ? "as much (the JVM's default)" : mib(jvm.directBytes()));
+        return "memory: " + limits + (b != null ? " (--memory " + b.totalMiB() + "m)"
+                : " (no --memory: this JVM's own limits; the hostwide launcher sets them from --memory)");
+    }
+
+    /** The RAM backstores' sizes added up: their pages live on the heap. */
+    public static long ramBytes(ServeConfig cfg) {
+        long sum = 0;
+        if (cfg.backstores() != null) {
+            for (var e : cfg.backstores().entrySet()) {
+                if ("ram".equals(e.getValue().type()) && e.getValue().size() != null) {
+                    sum += Sizes.parseBytes("backstores." + e.getKey() + ".size", e.getValue().size());
+                }
+            }
+        }
+        return sum;
     }
 
     static String mib(long bytes) {

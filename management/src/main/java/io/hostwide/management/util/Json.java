@@ -1,4 +1,4 @@
-package io.hostwide.cli.util;
+package io.hostwide.management.util;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.hostwide.cli.serve;
+package io.hostwide.management.config;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -9,23 +9,23 @@ import java.nio.file.NoSuchFileException;
  * A configuration problem found while building what the file describes (a file backstore that cannot be opened):
  * the key it is about and what is wrong, so that {@code serve} can name the file and line as the loader does.
  */
-final class ConfigKeyException extends IllegalArgumentException {
+public final class ConfigKeyException extends IllegalArgumentException {
     private final String key;
     private final String detail;
 
     /** {@code detail} follows the key: ": cannot open ...". */
-    ConfigKeyException(String key, String detail, Throwable cause) {
+    public ConfigKeyException(String key, String detail, Throwable cause) {
         super(key + detail, cause);
         this.key = key;
         this.detail = detail;
     }
 
-    String key() { return key; }
+    public String key() { return key; }
 
-    String detail() { return detail; }
+    public String detail() { return detail; }
 
     /** The operating system's reason, in words, never an exception class name. */
-    static String reason(IOException e) {
+    public static String reason(IOException e) {
         if (e instanceof NoSuchFileException) {
             return "no such file or directory";
         }
