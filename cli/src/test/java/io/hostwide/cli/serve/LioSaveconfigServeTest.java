@@ -1,0 +1,107 @@
+package io.hostwide.cli.serve;
+
+import io.hostwide.cli.CliRun;
+import io.hostwide.management.TargetAssembly;
+import io.hostwide.management.config.ServeConfigLoader;
+import io.hostwide.management.lio.ConfigFiles;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * An LIO saveconfig.json served as {@code hostwide serve --config} serves it (ConfigFiles, then the assembly with the
+ * file's places), seen by libiscsi's {@code iscsi-ls} (libiscsi-bin): demo mode with the TPG's CHAP credentials, and
+ * node ACLs whose mapped LUNs an initiator sees under their mapped numbers.
+ */
+class LioSaveconfigServeTest {
+
+    @TempDir
+    Path dir;
+
+    private Path fixture(String name) throws IOException {
+        // The files management's import tests use (surefire runs in the module's directory).
+        try (InputStream in = Files.newInputStream(Path.of("../management/src/test/resources/lio", name))) {
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("@DIR@", dir.toString());
+            Path p = dir.resolve(name);
+            Files.writeString(p, text);
+            return p;
+        }
+    }
+
+    private static TargetAssembly serve(Path file) throws IOException {
+        ConfigFiles.Loaded loaded = ConfigFiles.load(file);
+        // As serve --listen 127.0.0.1:0: the file's portals give way to a free port.
+        TargetAssembly a = ServeConfigLoader.located(loaded.places(), () -> TargetAssembly.build(loaded.config(),
+                List.of(new InetSocketAddress("127.0.0.1", 0)), null));
+        a.start();
+        return a;
+    }
+
+    private static String iscsiLs(String... args) throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/iscsi-ls")), "libiscsi-bin's iscsi-ls is not installed");
+        List<String> cmd = new ArrayList<>(List.of("/usr/bin/iscsi-ls"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("iscsi-ls finished").isTrue();
+        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void demoModeWithChapServesItsLunToAnInitiatorWithTheCredentials() throws Exception {
+        try (TargetAssembly a = serve(fixture("demo-mode.json"))) {
+            int port = a.boundAddresses().get(0).getPort();
+            String out = iscsiLs("-s", "iscsi://csi-user%csi-initiator-secret@127.0.0.1:" + port + "/");
+            assertThat(out).contains("Target:iqn.2003-01.org.linux-iscsi.csi:pvc-3f1e Portal:127.0.0.1:" + port + ",1")
+                    .contains("Lun:0    Type:DIRECT_ACCESS (Size:1023M)");
+            String refused = iscsiLs("-s", "iscsi://csi-user%wrong-secret-12@127.0.0.1:" + port + "/");
+            assertThat(refused).doesNotContain("Lun:0");
+        }
+    }
+
+    @Test
+    void nodeAclsShowEachInitiatorItsMappedLuns() throws Exception {
+        try (TargetAssembly a = serve(fixture("ramdisk.json"))) {
+            String url = "iscsi://127.0.0.1:" + a.boundAddresses().get(0).getPort() + "/";
+            String lab1 = iscsiLs("-s", "-i", "iqn.1994-05.com.redhat:lab1", url);
+            assertThat(lab1).contains("Lun:0    Type:DIRECT_ACCESS (Size:255M)") // scratch, 256 MiB ramdisk
+                    .contains("Lun:1    Type:DIRECT_ACCESS (Size:1023G)");       // blackhole (nullio), TPG LUN 7
+            String lab2 = iscsiLs("-s", "-i", "iqn.1994-05.com.redhat:lab2", url);
+            assertThat(lab2).contains("Lun:0    Type:DIRECT_ACCESS (Size:1023G)").doesNotContain("Lun:1");
+            String other = iscsiLs("-s", "-i", "iqn.1994-05.com.redhat:stranger", url);
+            assertThat(other).doesNotContain("Lun:");
+        }
+    }
+
+    @Test
+    void configConvertWritesSaveconfigJsonThatServeReadsBack() throws Exception {
+        Path lio = fixture("ramdisk.json");
+        Path hostwide = dir.resolve("serve.json");
+        CliRun toHostwide = CliRun.run("config", "convert", "--from", lio.toString(), "--to-format", "hostwide",
+                "--out", hostwide.toString());
+        assertThat(toHostwide.status()).as(toHostwide.err()).isZero();
+        assertThat(toHostwide.err()).contains("hostwide config convert: warning: " + lio
+                + " line 15: storage_objects[0].wwn=aa11bb22-scratch");
+        CliRun back = CliRun.run("config", "convert", "--from", hostwide.toString(), "--to-format", "lio");
+        assertThat(back.status()).as(back.err()).isZero();
+        assertThat(back.out()).startsWith("{\n  \"fabric_modules\": [],\n  \"storage_objects\": [\n")
+                .contains("\"storage_object\": \"/backstores/ramdisk/blackhole\"")
+                .contains("\"node_wwn\": \"iqn.1994-05.com.redhat:lab2\"");
+        assertThat(Files.getPosixFilePermissions(hostwide)).hasSize(2); // rw------- : it may hold CHAP secrets
+        CliRun bad = CliRun.run("config", "convert", "--from", dir.resolve("none.json").toString(), "--to-format",
+                "lio");
+        assertThat(bad.status()).isEqualTo(2);
+        assertThat(bad.err()).contains("none.json does not exist").doesNotContain("\tat ");
+    }
+}
