@@ -93,6 +93,34 @@ class LioRoundTripTest {
         };
     }
 
+    /**
+     * Proxmox VE's LIO provider (pve-storage PVE/Storage/LunCmd/LIO.pm) reads the file so: the target whose fabric
+     * is iscsi and whose wwn is the storage's, the TPG whose tag equals N of its "tpgN" setting, and each LUN's index
+     * (digits) and storage_object (under /backstores/block), dying on anything else.
+     */
+    @Test
+    void proxmoxFindsItsLunsInTheExport() {
+        ServeConfig cfg = in("block-alua.json", LioFixtures.text("block-alua.json", dir)).config();
+        JsonNode exported = ConfigFilesTest.tree(LioExport.convert(cfg).text());
+        List<String> found = new java.util.ArrayList<>();
+        for (JsonNode target : exported.path("targets")) {
+            if (!target.path("fabric").asText().equals("iscsi")
+                    || !target.path("wwn").asText().equals("iqn.2003-01.org.linux-iscsi.pve-storage.x8664:sn.4e3f2a1b0c9d")) {
+                continue;
+            }
+            for (JsonNode tpg : target.path("tpgs")) {
+                if (tpg.path("tag").isIntegralNumber() && tpg.path("tag").asInt() == 1) { // lio_tpg tpg1
+                    for (JsonNode lun : tpg.path("luns")) {
+                        assertTrue(lun.path("index").asText().matches("\\d+"), lun.toString());
+                        assertTrue(lun.path("storage_object").asText().matches("/backstores/block/.*"), lun.toString());
+                        found.add(lun.path("index").asText() + " " + lun.path("storage_object").asText());
+                    }
+                }
+            }
+        }
+        assertEquals(List.of("0 /backstores/block/tank-vm-101-disk-0", "1 /backstores/block/tank-vm-102-disk-0"), found);
+    }
+
     /** The fields that cannot round-trip are each reported on import; nothing is dropped without a line. */
     @Test
     void whatCannotRoundTripIsReported() {
