@@ -273,7 +273,8 @@ public final class LioExport {
         for (int i = 0; i < texts.size(); i++) {
             Portal p = Portal.parse("portals[" + i + "]", texts.get(i));
             Map<String, Object> portal = new TreeMap<>();
-            portal.put("ip_address", p.host());
+            // rtslib keeps IPv6 addresses in brackets ("[::0]"), as its configfs directory names have them.
+            portal.put("ip_address", p.host().indexOf(':') >= 0 ? "[" + p.host() + "]" : p.host());
             portal.put("port", p.port());
             portal.put("iser", false);
             portal.put("offload", false);

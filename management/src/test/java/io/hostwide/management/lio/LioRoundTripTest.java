@@ -153,6 +153,16 @@ class LioRoundTripTest {
                 "limits: LIO has no cap on connections before login; not exported"), w);
     }
 
+    /** rtslib writes IPv6 portal addresses in brackets; they come back as hostwide's [v6]:port. */
+    @Test
+    void ipv6PortalsKeepRtslibsBrackets() {
+        ServeConfig cfg = new ServeConfig(List.of("[::1]:3260", "127.0.0.1:3261"), null, null, Map.of(), List.of(
+                new ServeConfig.Target("iqn.2026-12.io.hostwide:t", null, null, List.of(), null)), null);
+        String text = LioExport.convert(cfg).text();
+        assertTrue(text.contains("\"ip_address\": \"[::1]\""), text);
+        assertEquals(List.of("[::1]:3260", "127.0.0.1:3261"), in("x.json", text).config().portals());
+    }
+
     /** rtslib writes json.dump(sort_keys=True, indent=2); so do we, so a diff against targetcli's file is clean. */
     @Test
     void theTextIsLaidOutAsRtslibWritesIt() {
