@@ -1,6 +1,7 @@
 package io.hostwide.cli.serve;
 
 import io.hostwide.cli.CliRun;
+import io.hostwide.management.Admin;
 import io.hostwide.management.TargetAssembly;
 import io.hostwide.management.config.ServeConfigLoader;
 import io.hostwide.management.lio.ConfigFiles;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,6 +83,27 @@ class LioSaveconfigServeTest {
             assertThat(lab2).contains("Lun:0    Type:DIRECT_ACCESS (Size:1023G)").doesNotContain("Lun:1");
             String other = iscsiLs("-s", "-i", "iqn.1994-05.com.redhat:stranger", url);
             assertThat(other).doesNotContain("Lun:");
+        }
+    }
+
+    /** admin reload (and SIGHUP) re-reads the LIO file as serve read it, and applies an ACL change live. */
+    @Test
+    void reloadReadsTheLioFileAgain() throws Exception {
+        Path file = fixture("ramdisk.json");
+        try (TargetAssembly a = serve(file)) {
+            Admin admin = new Admin(a, file, null);
+            assertThat(admin.handle("reload")).containsEntry("changes", List.of());
+            // lab2 now also sees TPG LUN 0 (scratch) as its LUN 1, read-only.
+            String lab2 = "\"node_wwn\": \"iqn.1994-05.com.redhat:lab2\"";
+            Files.writeString(file, Files.readString(file).replace("}\n              ],\n              " + lab2,
+                    "},\n                {\"index\": 1, \"tpg_lun\": 0, \"write_protect\": true}\n              ],\n"
+                            + "              " + lab2));
+            Map<String, Object> reply = admin.handle("reload");
+            assertThat(reply.get("changes").toString()).contains("iqn.1994-05.com.redhat:lab2");
+            assertThat(reply.get("warnings").toString()).contains("storage_objects[0].wwn=aa11bb22-scratch");
+            String url = "iscsi://127.0.0.1:" + a.boundAddresses().get(0).getPort() + "/";
+            assertThat(iscsiLs("-s", "-i", "iqn.1994-05.com.redhat:lab2", url))
+                    .contains("Lun:1    Type:DIRECT_ACCESS (Size:255M)");
         }
     }
 
