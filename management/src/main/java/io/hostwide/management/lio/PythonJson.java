@@ -71,7 +71,7 @@ final class PythonJson {
                 case '\b' -> sb.append("\\b");
                 case '\f' -> sb.append("\\f");
                 default -> {
-                    if (c < 0x20 || c > 0x7f) {
+                    if (c < 0x20 || c > 0x7e) { // Python escapes all but space..tilde
                         sb.append(String.format("\\u%04x", (int) c));
                     } else {
                         sb.append(c);
