@@ -17,7 +17,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -70,6 +74,54 @@ class LioSaveconfigServeTest {
             String refused = iscsiLs("-s", "iscsi://csi-user%wrong-secret-12@127.0.0.1:" + port + "/");
             assertThat(refused).doesNotContain("Lun:0");
         }
+    }
+
+    /**
+     * The command itself, in its own JVM: {@code hostwide serve --config saveconfig.json} starts, prints the import's
+     * warnings with its others, serves the LUNs to iscsi-ls, and stops on SIGTERM.
+     */
+    @Test
+    void serveStartsFromSaveconfigJson() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/iscsi-ls")), "libiscsi-bin's iscsi-ls is not installed");
+        Path file = fixture("demo-mode.json");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process serve = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "io.hostwide.cli.Main", "serve", "--config", file.toString(), "--listen", "127.0.0.1:0",
+                "--admin-socket", dir.resolve("admin.sock").toString()).redirectErrorStream(true).start();
+        try {
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            Thread reader = new Thread(() -> {
+                try (var in = serve.inputReader(StandardCharsets.UTF_8)) {
+                    in.lines().forEach(lines::add);
+                } catch (IOException e) {
+                    lines.add("read failed: " + e);
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+            List<String> seen = new ArrayList<>();
+            Matcher listening = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (listening == null && System.nanoTime() < deadline) {
+                String line = lines.poll(1, TimeUnit.SECONDS);
+                if (line != null) {
+                    seen.add(line);
+                    Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+);").matcher(line);
+                    listening = m.find() ? m : null;
+                }
+            }
+            assertThat(listening).as(String.join("\n", seen)).isNotNull();
+            assertThat(seen).anyMatch(l -> l.startsWith("hostwide serve: warning: " + file
+                    + " line 37: storage_objects[0].wwn=9f8e7d6c-pvc: hostwide has no configurable unit serial"));
+            String out = iscsiLs("-s", "iscsi://csi-user%csi-initiator-secret@127.0.0.1:" + listening.group(1) + "/");
+            assertThat(out).contains("Lun:0    Type:DIRECT_ACCESS (Size:1023M)");
+        } finally {
+            serve.destroy(); // SIGTERM: serve's graceful stop
+            if (!serve.waitFor(30, TimeUnit.SECONDS)) {
+                serve.destroyForcibly();
+            }
+        }
+        assertThat(serve.exitValue()).isZero();
     }
 
     @Test
