@@ -1,6 +1,7 @@
 package io.hostwide.cli;
 
 import io.hostwide.cli.bench.BenchCommand;
+import io.hostwide.cli.config.ConfigCommand;
 import io.hostwide.cli.copy.CopyCommand;
 import io.hostwide.cli.copy.VerifyCommand;
 import io.hostwide.cli.lab.LabCommand;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "A multi-queue SCSI storage stack for the JVM.",
-        subcommands = {ServeCommand.class, AdminCommand.class, BenchCommand.class, StatCommand.class, LsCommand.class,
+        subcommands = {ServeCommand.class, AdminCommand.class, ConfigCommand.class, BenchCommand.class, StatCommand.class, LsCommand.class,
                 CopyCommand.class, VerifyCommand.class, LabCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

@@ -2,6 +2,7 @@ package io.hostwide.management;
 
 import io.hostwide.management.config.ServeConfig;
 import io.hostwide.management.config.ServeConfigLoader;
+import io.hostwide.management.lio.ConfigFiles;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -44,11 +45,13 @@ public final class Admin {
                 if (config == null) {
                     throw new IllegalArgumentException("serve was started without --config: nothing to reload");
                 }
-                ServeConfig next = ServeConfigLoader.load(config);
-                List<String> changes = ServeConfigLoader.located(config, () -> assembly.reload(next));
+                ConfigFiles.Loaded loaded = ConfigFiles.load(config); // either format, as at startup
+                ServeConfig next = loaded.config();
+                List<String> changes = ServeConfigLoader.located(loaded.places(), () -> assembly.reload(next));
                 reply.put("ok", true);
                 reply.put("changes", changes);
-                List<String> warnings = ServeWarnings.of(next, List.of(), false, config);
+                List<String> warnings = new java.util.ArrayList<>(loaded.warnings());
+                warnings.addAll(ServeWarnings.of(next, List.of(), false, config));
                 if (!warnings.isEmpty()) {
                     reply.put("warnings", warnings);
                 }

@@ -25,7 +25,8 @@ class ArchitectureTest {
 
     @Test
     void theConfigurationFormatBuildsNothing() {
-        noClasses().that().resideInAnyPackage("io.hostwide.management.config..", "io.hostwide.management.util..")
+        noClasses().that().resideInAnyPackage("io.hostwide.management.config..", "io.hostwide.management.util..",
+                        "io.hostwide.management.lio..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.hostwide.management", "io.hostwide.tcm..")
                 .because("a configuration is read and checked before (and without) a target core")
                 .check(CLASSES);

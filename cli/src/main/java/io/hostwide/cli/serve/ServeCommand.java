@@ -9,6 +9,7 @@ import io.hostwide.management.util.Sizes;
 
 import io.hostwide.management.config.ServeConfig;
 import io.hostwide.management.config.ServeConfigLoader;
+import io.hostwide.management.lio.ConfigFiles;
 import io.hostwide.management.config.Portal;
 
 import io.hostwide.cli.util.Interrupts;
@@ -41,7 +42,8 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Portal to listen on; repeatable (default: the config's portals, else 127.0.0.1:3260)")
     List<String> listen;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "JSON configuration (see README: Configuration)")
+    @Option(names = "--config", paramLabel = "FILE", description = "JSON configuration: hostwide's, or LIO's "
+            + "saveconfig.json (rtslib-fb format, told apart by its keys; see README: Configuration)")
     Path config;
 
     @Option(names = "--queue-depth", paramLabel = "N",
@@ -79,7 +81,8 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ServeConfig cfg = config == null ? TargetAssembly.defaultConfig() : ServeConfigLoader.load(config);
+        ConfigFiles.Loaded loaded = config == null ? null : ConfigFiles.load(config);
+        ServeConfig cfg = loaded == null ? TargetAssembly.defaultConfig() : loaded.config();
         List<Portal> portals = portals(cfg);
         if (queueDepth != null && (queueDepth < 1 || queueDepth > 4096)) {
             throw new IllegalArgumentException("--queue-depth: " + queueDepth + " is out of range (1..4096)");
@@ -88,7 +91,8 @@ public final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--poll-us: " + pollMicros + " is out of range (0..10000)");
         }
         ServeWarnings.refuseOpenExposure(cfg, portals, insecure);
-        List<String> warnings = new ArrayList<>(ServeWarnings.of(cfg, portals, insecure, config));
+        List<String> warnings = new ArrayList<>(loaded == null ? List.of() : loaded.warnings());
+        warnings.addAll(ServeWarnings.of(cfg, portals, insecure, config));
         budget = memoryBudget(MemoryBudget.Limits.ofThisJvm(), warnings);
         if (budget != null) {
             warnings.addAll(budget.warnings(MemoryBudget.ramBytes(cfg)));
@@ -102,8 +106,9 @@ public final class ServeCommand implements Callable<Integer> {
         }
         Interrupts interrupts = Interrupts.install();
         var out = spec.commandLine().getOut();
-        try (TargetAssembly assembly = ServeConfigLoader.located(config,
-                () -> TargetAssembly.build(cfg, addresses, queueDepth, pollMicros))) {
+        java.util.function.Supplier<TargetAssembly> build =
+                () -> TargetAssembly.build(cfg, addresses, queueDepth, pollMicros);
+        try (TargetAssembly assembly = loaded == null ? build.get() : ServeConfigLoader.located(loaded.places(), build)) {
             try {
                 assembly.start();
             } catch (BindException e) {

@@ -10,18 +10,26 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Where each key of a JSON configuration file is: its path ({@code targets[0].luns[1].backstore}) and the line it
  * starts on, so that a check made after binding still names the file, the line and the key. Built by one streaming
  * pass over text that already parsed.
+ *
+ * <p>A configuration converted from another format (an rtslib-fb saveconfig.json) is checked with hostwide's keys;
+ * {@link #renamed} translates each to the key of the file it came from, so the message names what the operator
+ * wrote.
  */
 public final class ConfigPlaces {
     private final String file;
-    private final Map<String, Integer> lines = new HashMap<>();
+    private final Map<String, Integer> lines;
+    private final UnaryOperator<String> sourceKey;
 
     ConfigPlaces(String file, String json) {
         this.file = file;
+        this.lines = new HashMap<>();
+        this.sourceKey = UnaryOperator.identity();
         try (JsonParser p = new JsonFactory().createParser(json)) {
             for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
                 if (!t.isStructEnd()) { // a key's line is where its name is; an array element's where it starts
@@ -34,6 +42,30 @@ public final class ConfigPlaces {
         } catch (IOException e) {
             // The text bound already, so it parses; a failure here only costs the line numbers.
         }
+    }
+
+    private ConfigPlaces(String file, Map<String, Integer> lines, UnaryOperator<String> sourceKey) {
+        this.file = file;
+        this.lines = lines;
+        this.sourceKey = sourceKey;
+    }
+
+    /** The places of the JSON text {@code json}, read from {@code file} (a name for messages). */
+    public static ConfigPlaces of(String file, String json) {
+        return new ConfigPlaces(file, json);
+    }
+
+    /**
+     * The same places, for messages about keys of another shape: {@code sourceKey} turns such a key (hostwide's
+     * {@code backstores.disk1.size}) into the key of this file it came from ({@code storage_objects[0].size}).
+     */
+    public ConfigPlaces renamed(UnaryOperator<String> sourceKey) {
+        return new ConfigPlaces(file, lines, sourceKey);
+    }
+
+    /** The file's name, as messages give it. */
+    public String file() {
+        return file;
     }
 
     /** {@code a.b[2].c} for the parser's current place (a field name, or an element of an array). */
@@ -72,13 +104,14 @@ public final class ConfigPlaces {
     }
 
     /** {@code file line N: key} — the start of every message about {@code key}. */
-    String at(String key) {
-        int l = line(key);
-        return file + (l > 0 ? " line " + l : "") + ": " + key;
+    public String at(String key) {
+        String k = sourceKey.apply(key);
+        int l = line(k);
+        return file + (l > 0 ? " line " + l : "") + ": " + k;
     }
 
     /** A configuration error about {@code key}; {@code rest} follows the key (" must be ...", ": unknown ..."). */
-    IllegalArgumentException error(String key, String rest) {
+    public IllegalArgumentException error(String key, String rest) {
         return new IllegalArgumentException(at(key) + rest);
     }
 }

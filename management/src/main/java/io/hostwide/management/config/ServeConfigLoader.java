@@ -71,7 +71,6 @@ public final class ServeConfigLoader {
         return parse(name, text);
     }
 
-    /** Where each key of {@code file} is, for messages about problems found after loading; lines unknown if unreadable. */
     /**
      * Runs a step that builds from the configuration (opening a file backstore, say); a problem it finds with a key
      * is reported with the file and line of that key, as the loader's own messages are.
@@ -89,6 +88,19 @@ public final class ServeConfigLoader {
         }
     }
 
+    /**
+     * As {@link #located(Path, java.util.function.Supplier)}, with the places of a file already read (one converted
+     * from another format translates hostwide's keys to its own).
+     */
+    public static <T> T located(ConfigPlaces places, java.util.function.Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (ConfigKeyException e) {
+            throw new IllegalArgumentException(places.at(e.key()) + e.detail(), e);
+        }
+    }
+
+    /** Where each key of {@code file} is, for messages about problems found after loading; lines unknown if unreadable. */
     public static ConfigPlaces places(Path file) {
         String text;
         try {
@@ -178,6 +190,15 @@ public final class ServeConfigLoader {
             }
         }
         return sb.isEmpty() ? "top level" : sb.toString();
+    }
+
+    /**
+     * Checks a configuration built by other means than {@link #parse} (converted from an rtslib-fb saveconfig.json):
+     * the same rules, each message naming the place {@code places} gives for the key.
+     */
+    public static ServeConfig checked(ConfigPlaces places, ServeConfig cfg) {
+        check(places, cfg);
+        return cfg;
     }
 
     private static void check(ConfigPlaces w, ServeConfig cfg) {
