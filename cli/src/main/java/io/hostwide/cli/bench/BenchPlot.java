@@ -31,12 +31,17 @@ final class BenchPlot {
         if (s.isEmpty()) {
             throw new IllegalArgumentException("--plot: the run measured nothing: nothing to plot");
         }
-        String title = result.device() + ": " + result.spec().rw().fioName() + " bs=" + result.spec().blockSize()
+        String device = result.device();
+        int paren = device.indexOf(" (");
+        String title = (paren > 0 ? device.substring(0, paren) : device) + ": " + result.spec().rw().fioName()
+                + " bs=" + result.spec().blockSize()
                 + " iodepth=" + result.spec().iodepth() + " numjobs=" + result.spec().numjobs();
         XYChart iops = chart(title, "IOPS");
         iops.getStyler().setYAxisMin(0.0); // a dip must look as deep as it is
+        iops.getStyler().setYAxisDecimalPattern("#,###");
         XYChart lat = chart("latency per second", "microseconds (log)");
         lat.getStyler().setYAxisLogarithmic(true);
+        lat.getStyler().setYAxisDecimalPattern("#,##0.#");
         if (timeline.hasReads() || !timeline.hasWrites()) {
             add(iops, "read IOPS", s, BenchTimeline.Sample::readIops);
             addLatency(lat, "read", s, BenchTimeline.Sample::readP50, BenchTimeline.Sample::readP99,

@@ -22,6 +22,12 @@ final class LabPlot {
     private LabPlot() {
     }
 
+    /** Whether the bar labels, side by side, would run into each other (about 9 px a character, XChart's bold font). */
+    private static boolean labelsCrowd(List<String> labels) {
+        int widest = labels.stream().mapToInt(String::length).max().orElse(0);
+        return widest * 9 > (WIDTH - 100) / labels.size();
+    }
+
     static void write(Path file, LabReport report) throws IOException {
         LabReport.Table t = report.ours;
         if (t.rows().isEmpty()) {
@@ -50,7 +56,7 @@ final class LabPlot {
                     + report.verdictWord() + ") - " : "") + t.columns().get(m);
             CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(PANEL_HEIGHT).title(title)
                     .yAxisTitle(t.columns().get(m)).build();
-            c.getStyler().setXAxisLabelRotation(labels.size() > 6 ? 30 : 0);
+            c.getStyler().setXAxisLabelRotation(labelsCrowd(labels) ? 20 : 0);
             c.getStyler().setLegendVisible(false);
             c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
             c.getStyler().setPlotGridVerticalLinesVisible(false);

@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * A run second by second: IOPS, bandwidth and latency percentiles of each second (and of the last, partial one),
- * for {@code bench --plot} and its JSON. The percentiles come from that second's completions only (interval histograms), so a stall shows as
- * the second it happened in rather than being averaged into the whole run.
+ * for {@code bench --plot} and its JSON. The percentiles come from that second's completions only (interval
+ * histograms), so a stall shows in the second it happened rather than averaged into the whole run.
  */
 public final class BenchTimeline {
 
@@ -18,7 +18,8 @@ public final class BenchTimeline {
      * One interval, ending {@code at} seconds after the start (whole seconds, and the run's last, shorter interval);
      * rates per second; latencies in nanoseconds, 0 where the direction had no completion in the interval.
      */
-    public record Sample(double at, long readIos, long writeIos, double readIops, double readBytesPerSecond, double writeIops,
+    public record Sample(double at, long readIos, long writeIos, double readIops, double readBytesPerSecond,
+                         double writeIops,
                          double writeBytesPerSecond, long readP50, long readP99, long readP999,
                          long writeP50, long writeP99, long writeP999) {
     }

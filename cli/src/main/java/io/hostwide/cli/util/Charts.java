@@ -20,8 +20,9 @@ import java.util.List;
 
 /**
  * Writes charts (XChart) as one file, panels stacked top to bottom: SVG by default (text: a README shows it at any
- * size, git diffs it), PNG when the name ends in {@code .png} (smaller, for mail and chat). The file appears whole or not at all: it is written
- * beside the target and renamed into place, so Ctrl-C or a full disk never leaves half a chart.
+ * size, git diffs it), PNG when the name ends in {@code .png} (smaller, for mail and chat). The file appears whole
+ * or not at all: it is written beside the target and renamed into place, so Ctrl-C or a full disk never leaves
+ * half a chart.
  */
 public final class Charts {
 
