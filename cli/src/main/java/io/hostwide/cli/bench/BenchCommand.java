@@ -3,12 +3,14 @@ package io.hostwide.cli.bench;
 import io.hostwide.cli.load.BenchResult;
 import io.hostwide.cli.load.BenchRunner;
 import io.hostwide.cli.load.BenchSpec;
+import io.hostwide.cli.load.BenchTimeline;
 import io.hostwide.cli.load.BlockDeviceTarget;
 import io.hostwide.cli.load.RwMode;
 import io.hostwide.cli.util.Interrupts;
 import io.hostwide.management.util.Json;
 import io.hostwide.management.util.Sizes;
 import io.hostwide.cli.util.StatPrinter;
+import io.hostwide.cli.util.Charts;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -75,12 +77,20 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--stat", description = "Also print the device's objects and attributes at the end")
     boolean stat;
 
+    @Option(names = "--plot", paramLabel = "FILE",
+            description = "Also write a chart of the run (FILE.svg, or .png): IOPS and latency percentiles (p50, p99, p99.9) second by "
+                    + "second; with --json the seconds are in the output too (\"timeline\")")
+    java.nio.file.Path plot;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec cmdSpec;
 
     @Override
     public Integer call() throws Exception {
         BenchSpec spec = validate();
+        if (plot != null) {
+            Charts.checkTarget("--plot", plot);
+        }
         SchedulerSwitches switches = SchedulerSwitches.parse(switchScheduler, spec.runtimeNanos());
         Interrupts interrupts = Interrupts.install();
         try (BlockDeviceTarget target = BlockDeviceTarget.open(device)) {
@@ -92,7 +102,8 @@ public final class BenchCommand implements Callable<Integer> {
                 out.println("hostwide bench: " + target.description());
                 out.flush();
             }
-            BenchRunner runner = new BenchRunner(target, spec, interrupts, json ? null : System.out);
+            BenchTimeline timeline = plot != null ? new BenchTimeline() : null;
+            BenchRunner runner = new BenchRunner(target, spec, interrupts, json ? null : System.out, timeline);
             BenchResult result;
             try (switches) {
                 switches.start(target, json ? null : System.out);
@@ -106,11 +117,20 @@ public final class BenchCommand implements Callable<Integer> {
                 if (stat) {
                     tree.put("stat", target.stat());
                 }
+                if (timeline != null) {
+                    tree.put("timeline", timeline.toTree());
+                }
                 out.println(Json.pretty(tree));
             } else {
                 out.print(result.toText());
                 if (stat) {
                     out.print(StatPrinter.text(target.stat()));
+                }
+            }
+            if (plot != null) {
+                BenchPlot.write(plot, result, timeline);
+                if (!json) {
+                    out.println("hostwide bench: chart written to " + plot);
                 }
             }
             out.flush();

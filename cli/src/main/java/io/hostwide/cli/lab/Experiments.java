@@ -10,7 +10,7 @@ final class Experiments {
 
     static List<Experiment> all() {
         return List.of(new FairShareExperiment(), new HddMergeExperiment(), new RestartsExperiment(),
-                new SharedTagsExperiment());
+                new SharedTagsExperiment(), new TargetQueuesExperiment());
     }
 
     static Optional<Experiment> byName(String name) {

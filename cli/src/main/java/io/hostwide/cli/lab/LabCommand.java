@@ -1,5 +1,6 @@
 package io.hostwide.cli.lab;
 
+import io.hostwide.cli.util.Charts;
 import io.hostwide.cli.util.Interrupts;
 import io.hostwide.management.util.Json;
 import io.hostwide.management.util.Sizes;
@@ -49,6 +50,10 @@ public final class LabCommand implements Callable<Integer> {
             description = "Emulated command latency (scsi_debug ndelay), e.g. 50us; default per experiment")
     String ndelay;
 
+    @Option(names = "--plot", paramLabel = "FILE",
+            description = "Also write our table as a chart (FILE.svg, or .png): one bar panel per measured column")
+    java.nio.file.Path plot;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec cmdSpec;
 
@@ -72,10 +77,19 @@ public final class LabCommand implements Callable<Integer> {
         }
         Experiment e = Experiments.byName(name).orElseThrow(() -> new IllegalArgumentException(
                 "unknown experiment '" + name + "' (experiments: " + Experiments.names() + ")"));
+        if (plot != null) {
+            Charts.checkTarget("--plot", plot);
+        }
         Interrupts interrupts = Interrupts.install();
         LabReport report = e.run(new LabRun(cellNanos(), repeat(), ndelayNanos(), quick, interrupts,
                 json ? null : System.err));
         out.print(json ? Json.pretty(report.toTree()) + "\n" : report.toText());
+        if (plot != null) {
+            LabPlot.write(plot, report);
+            if (!json) {
+                out.println("chart written to " + plot);
+            }
+        }
         out.flush();
         return report.interrupted ? 130 : 0;
     }

@@ -2,6 +2,7 @@ package io.hostwide.cli.load;
 
 import io.hostwide.cli.util.MpscIntRing;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SingleWriterRecorder;
 
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
@@ -33,6 +34,12 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
 
     final Histogram readLatency = new Histogram(MAX_LATENCY_NANOS, 3);
     final Histogram writeLatency = new Histogram(MAX_LATENCY_NANOS, 3);
+    /**
+     * Latencies again, for a timeline's per-second percentiles (null without one): the job thread records, the
+     * runner takes each second's interval histogram without stopping it (HdrHistogram's phaser-based recorder).
+     */
+    final SingleWriterRecorder readInterval;
+    final SingleWriterRecorder writeInterval;
     /** Published by the job thread (single writer, lazySet), read by the progress printer. */
     final AtomicLong readIos = new AtomicLong();
     final AtomicLong readBytes = new AtomicLong();
@@ -47,7 +54,9 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
     private int inFlight;
     volatile Throwable failure;
 
-    BenchJob(BenchTarget target, BenchSpec spec, int index, BenchRunner.StopFlag stop) {
+    BenchJob(BenchTarget target, BenchSpec spec, int index, BenchRunner.StopFlag stop, boolean intervals) {
+        this.readInterval = intervals ? new SingleWriterRecorder(MAX_LATENCY_NANOS, 2) : null;
+        this.writeInterval = intervals ? new SingleWriterRecorder(MAX_LATENCY_NANOS, 2) : null;
         this.target = target;
         this.spec = spec;
         this.index = index;
@@ -165,10 +174,16 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
             errors.lazySet(errors.get() + 1);
         } else if (isWrite[slot]) {
             writeLatency.recordValue(latency);
+            if (writeInterval != null) {
+                writeInterval.recordValue(latency);
+            }
             writeIos.lazySet(writeIos.get() + 1);
             writeBytes.lazySet(writeBytes.get() + spec.blockSize());
         } else {
             readLatency.recordValue(latency);
+            if (readInterval != null) {
+                readInterval.recordValue(latency);
+            }
             readIos.lazySet(readIos.get() + 1);
             readBytes.lazySet(readBytes.get() + spec.blockSize());
         }

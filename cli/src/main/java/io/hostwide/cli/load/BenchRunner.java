@@ -37,19 +37,29 @@ public final class BenchRunner {
     /** Longest wait between checks for finished jobs, so a size-limited run returns soon after its last I/O. */
     private static final long POLL_NANOS = 50_000_000L;
 
+    /** Per-second samples for a plot, or null when nobody asked for one (then jobs keep no interval histograms). */
+    private final BenchTimeline timeline;
+
     /** @param progress where the per-second lines go, or null for none */
     public BenchRunner(BenchTarget target, BenchSpec spec, Interrupts interrupts, PrintStream progress) {
+        this(target, spec, interrupts, progress, null);
+    }
+
+    /** @param timeline filled with one sample per second of the run, or null */
+    public BenchRunner(BenchTarget target, BenchSpec spec, Interrupts interrupts, PrintStream progress,
+                       BenchTimeline timeline) {
         this.target = target;
         this.spec = spec;
         this.interrupts = interrupts;
         this.progress = progress;
+        this.timeline = timeline;
     }
 
     public BenchResult run() throws InterruptedException {
         StopFlag stop = new StopFlag();
         List<BenchJob> jobs = new ArrayList<>();
         for (int i = 0; i < spec.numjobs(); i++) {
-            jobs.add(new BenchJob(target, spec, i, stop));
+            jobs.add(new BenchJob(target, spec, i, stop, timeline != null));
         }
         List<Thread> threads = new ArrayList<>();
         long start = clock.getAsLong();
@@ -84,7 +94,7 @@ public final class BenchRunner {
             }
             if (now >= nextTick) {
                 second++;
-                lastAt = printProgress(jobs, second, last, lastAt, now);
+                lastAt = tick(jobs, second, last, start, lastAt, now, true);
             }
         }
         for (Thread t : threads) {
@@ -93,6 +103,9 @@ public final class BenchRunner {
         // The joins order every job's lastJobEnd update before this read. Timing to the return of the tick wait
         // made a size-limited run that ended early look up to a second long.
         long elapsed = lastJobEnd.get() - start;
+        if (timeline != null) { // the last, partial second: a short run still has one, and no I/O is left out
+            tick(jobs, second, last, start, lastAt, Math.max(start + elapsed, lastAt + 1), false);
+        }
         for (BenchJob job : jobs) {
             if (job.failure != null) {
                 throw new IllegalStateException("job " + job.index() + " failed: " + job.failure, job.failure);
@@ -110,7 +123,9 @@ public final class BenchRunner {
         return false;
     }
 
-    private long printProgress(List<BenchJob> jobs, int second, long[] last, long lastAt, long now) {
+    /** One interval's rates: into the timeline (if any) and, when {@code print}, as a progress line. */
+    private long tick(List<BenchJob> jobs, int second, long[] last, long start, long lastAt, long now,
+                      boolean print) {
         long ri = 0, rb = 0, wi = 0, wb = 0;
         for (BenchJob j : jobs) {
             ri += j.readIos.get();
@@ -119,7 +134,12 @@ public final class BenchRunner {
             wb += j.writeBytes.get();
         }
         double secs = (now - lastAt) / 1e9;
-        if (progress != null) {
+        // the end's interval only when it holds something: no 1 ns "second" at 0 IOPS after the last whole one
+        if (timeline != null && (print || ri != last[0] || wi != last[2] || now - lastAt > 1_000_000)) {
+            timeline.sample((now - start) / 1e9, ri - last[0], wi - last[2], (ri - last[0]) / secs,
+                    (rb - last[1]) / secs, (wi - last[2]) / secs, (wb - last[3]) / secs, jobs);
+        }
+        if (print && progress != null) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "[%4ds]", second));
             if (ri > 0 || wi == 0) {
                 line.append(String.format(Locale.ROOT, " read %s IOPS %s/s", Sizes.formatCount((ri - last[0]) / secs),
