@@ -1,0 +1,79 @@
+package io.hostwide.tcm.backstore;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The memory all RAM backstores of a process may hold together, in bytes of pages. A thin RAM LUN reserves a page's
+ * worth before it allocates one and gives it back when the page is unmapped or the LUN closed; a thick one reserves
+ * its whole size when it is created. When a reservation does not fit, the write that needed it is refused with
+ * SPACE ALLOCATION FAILED WRITE PROTECT instead of the JVM running out of heap, which would fail commands and
+ * threads at random. Lock-free: one CAS per page allocated or freed, nothing on reads or on writes into pages that
+ * exist.
+ */
+public final class RamBudget {
+    private final long limit;
+    private final AtomicLong reserved = new AtomicLong();
+
+    /** @param limitBytes the most all RAM backstores sharing this budget may reserve; positive */
+    public RamBudget(long limitBytes) {
+        if (limitBytes <= 0) {
+            throw new IllegalArgumentException("a RAM budget must be positive: " + limitBytes);
+        }
+        this.limit = limitBytes;
+    }
+
+    /** A budget that never refuses (tests, embedders that bound memory otherwise). */
+    public static RamBudget unlimited() {
+        return new RamBudget(Long.MAX_VALUE);
+    }
+
+    /**
+     * The default for a process: half of the heap the JVM may grow to. The other half is the collector's room and
+     * everything else (sessions, commands, the core); RAM pages are long-lived, so a heap more than about half full
+     * of them makes the collector copy them over and over and leaves the rest starved.
+     */
+    public static long defaultLimit() {
+        return Runtime.getRuntime().maxMemory() / 2;
+    }
+
+    /** Reserves {@code bytes} if they fit under the limit; false (and nothing reserved) if not. */
+    public boolean tryReserve(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("negative reservation: " + bytes);
+        }
+        long r;
+        do {
+            r = reserved.get();
+            if (bytes > limit - r) {
+                return false;
+            }
+        } while (!reserved.compareAndSet(r, r + bytes));
+        return true;
+    }
+
+    /** Gives back {@code bytes} reserved earlier. */
+    public void release(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("negative release: " + bytes);
+        }
+        long after = reserved.addAndGet(-bytes);
+        if (after < 0) { // a bug in a caller; keep the budget usable rather than let it refuse forever
+            reserved.addAndGet(-after);
+            throw new IllegalStateException("released more than was reserved (" + (-after) + " bytes too many)");
+        }
+    }
+
+    /** Bytes reserved now. */
+    public long used() {
+        return reserved.get();
+    }
+
+    public long limit() {
+        return limit;
+    }
+
+    @Override
+    public String toString() {
+        return "RamBudget[" + used() + " of " + limit + " bytes]";
+    }
+}
