@@ -1,5 +1,7 @@
 package io.hostwide.cli.serve;
 
+import io.hostwide.tcm.backstore.RamBudget;
+
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -10,7 +12,7 @@ import java.util.Map;
 /**
  * What {@code serve --memory SIZE} means: the JVM's heap and direct-memory limits together. A quarter (at least
  * 64 MiB) is direct memory: connection receive and send buffers and the target core's command buffers; the rest is
- * heap: RAM backstore pages (64 KiB arrays, allocated on first write), sessions, commands. The launcher
+ * heap: RAM backstore pages (64 KiB arrays, allocated on first write, at most the RAM budget), sessions, commands. The launcher
  * ({@code bin/memory.sh}) turns the option into {@code -Xmx} and {@code -XX:MaxDirectMemorySize} before the JVM
  * starts, with the same arithmetic in MiB; this class states it for the Java side, which checks that the running JVM
  * has those limits, so {@code java -jar} users get a clear message instead of an unbounded process. Without
@@ -88,17 +90,22 @@ public record MemoryBudget(long totalMiB, long heapMiB, long directMiB) {
     }
 
     /**
-     * The startup lines about memory: the budget in force, and a warning when the configured RAM backstores could
-     * not all be written within the heap (their pages live there; a write past that fails with INTERNAL TARGET
-     * FAILURE). {@code ramBytes} is the sum of the RAM backstores' sizes.
+     * The startup lines about memory: a warning when the configured RAM backstores could not all be written within
+     * the RAM budget (their pages come from it; a write past it fails with SPACE ALLOCATION FAILED WRITE PROTECT).
+     * {@code ramBytes} is the sum of the RAM backstores' sizes, {@code ramBudgetBytes} the configured
+     * {@code limits.ram_budget} or null for the default of this budget's heap.
      */
-    public List<String> warnings(long ramBytes) {
+    public List<String> warnings(long ramBytes, Long ramBudgetBytes) {
         List<String> out = new ArrayList<>();
-        long room = (heapMiB - FIXED_HEAP_MIB) * MIB;
+        long room = ramBudgetBytes != null ? ramBudgetBytes : RamBudget.defaultLimit(heapMiB * MIB);
         if (ramBytes > room) {
-            out.add("RAM backstores total " + mib(ramBytes) + " but --memory " + totalMiB + "m leaves about "
-                    + mib(Math.max(0, room)) + " of heap for their pages: writing them full fails with INTERNAL "
-                    + "TARGET FAILURE (raise --memory to about " + suggest(ramBytes) + "m)");
+            out.add("RAM backstores total " + mib(ramBytes) + " but the RAM budget is " + mib(room)
+                    + (ramBudgetBytes != null ? " (limits.ram_budget)" : " (the default for --memory " + totalMiB
+                    + "m: three quarters of its " + heapMiB + " MiB heap)")
+                    + ": writing them full fails with SPACE ALLOCATION FAILED WRITE PROTECT (raise "
+                    + (ramBudgetBytes != null ? "limits.ram_budget, and --memory with it," : "--memory")
+                    + " to about " + suggest(ramBytes) + "m" + (ramBudgetBytes != null ? " for the default" : "")
+                    + ")");
         }
         return out;
     }
@@ -107,11 +114,12 @@ public record MemoryBudget(long totalMiB, long heapMiB, long directMiB) {
      * Heap that is not RAM-disk pages: the core, sessions, commands and the collector's working room (measured
      * idle: about 30 MiB used; see README: Memory).
      */
-    static final long FIXED_HEAP_MIB = 96;
+    static final long FIXED_HEAP_MIB = RamBudget.RESERVED_HEAP / MIB;
 
-    /** The --memory whose heap holds {@code ramBytes} of pages besides the fixed part. */
+    /** The --memory whose default RAM budget holds {@code ramBytes} of pages. */
     static long suggest(long ramBytes) {
-        long heap = FIXED_HEAP_MIB + (ramBytes + MIB - 1) / MIB;
+        long ramMiB = (ramBytes + MIB - 1) / MIB;
+        long heap = Math.max(FIXED_HEAP_MIB + ramMiB, (ramMiB * 4 + 2) / 3);
         return Math.max(MIN_MIB, (heap * 4 + 2) / 3); // heap is three quarters of the budget (above 256 MiB)
     }
 

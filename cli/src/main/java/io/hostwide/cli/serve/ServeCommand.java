@@ -80,7 +80,9 @@ public final class ServeCommand implements Callable<Integer> {
         List<String> warnings = new ArrayList<>(ServeWarnings.of(cfg, portals, insecure, config));
         budget = memoryBudget(MemoryBudget.Limits.ofThisJvm(), warnings);
         if (budget != null) {
-            warnings.addAll(budget.warnings(ramBytes(cfg)));
+            String ramBudget = cfg.limits() == null ? null : cfg.limits().ramBudget();
+            warnings.addAll(budget.warnings(ramBytes(cfg), ramBudget == null ? null
+                    : io.hostwide.cli.util.Sizes.parseBytes("limits.ram_budget", ramBudget)));
         }
         var err = spec.commandLine().getErr();
         warnings.forEach(w -> err.println("hostwide serve: warning: " + w));

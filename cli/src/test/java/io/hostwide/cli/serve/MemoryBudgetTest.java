@@ -42,15 +42,20 @@ class MemoryBudgetTest {
     }
 
     @Test
-    void ramBackstoresThatCannotBeWrittenFullWithinTheHeapAreAWarning() {
-        MemoryBudget b = MemoryBudget.of(1024 * MIB); // heap 768 MiB, of which 96 are not for pages
-        assertThat(b.warnings(672 * MIB)).isEmpty();
-        List<String> w = b.warnings(1L << 30);
+    void ramBackstoresThatCannotBeWrittenFullWithinTheRamBudgetAreAWarning() {
+        MemoryBudget b = MemoryBudget.of(1024 * MIB); // heap 768 MiB, a default RAM budget of three quarters
+        assertThat(b.warnings(576 * MIB, null)).isEmpty();
+        List<String> w = b.warnings(1L << 30, null);
         assertThat(w).singleElement().asString().contains("RAM backstores total 1.00 GiB")
-                .contains("leaves about 672 MiB").contains("INTERNAL TARGET FAILURE")
+                .contains("the RAM budget is 576 MiB (the default for --memory 1024m")
+                .contains("SPACE ALLOCATION FAILED WRITE PROTECT")
                 .contains("raise --memory to about " + MemoryBudget.suggest(1L << 30) + "m");
         MemoryBudget suggested = MemoryBudget.of(MemoryBudget.suggest(1L << 30) * MIB);
-        assertThat(suggested.warnings(1L << 30)).as("the suggestion is enough").isEmpty();
+        assertThat(suggested.warnings(1L << 30, null)).as("the suggestion is enough").isEmpty();
+        MemoryBudget small = MemoryBudget.of(MemoryBudget.suggest(64 * MIB) * MIB);
+        assertThat(small.warnings(64 * MIB, null)).as("small: 96 MiB of heap stay free").isEmpty();
+        assertThat(b.warnings(600 * MIB, 512 * MIB)).singleElement().asString()
+                .contains("the RAM budget is 512 MiB (limits.ram_budget)");
     }
 
     @Test

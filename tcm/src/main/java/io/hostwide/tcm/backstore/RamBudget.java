@@ -27,13 +27,22 @@ public final class RamBudget {
         return new RamBudget(Long.MAX_VALUE);
     }
 
-    /**
-     * The default for a process: half of the heap the JVM may grow to. The other half is the collector's room and
-     * everything else (sessions, commands, the core); RAM pages are long-lived, so a heap more than about half full
-     * of them makes the collector copy them over and over and leaves the rest starved.
-     */
+    /** Heap that is never for pages: the core, sessions and commands (about 30 MiB live) and the collector's room. */
+    public static final long RESERVED_HEAP = 96L << 20;
+
+    /** The default for this JVM: {@link #defaultLimit(long)} of the heap it may grow to. */
     public static long defaultLimit() {
-        return Runtime.getRuntime().maxMemory() / 2;
+        return defaultLimit(Runtime.getRuntime().maxMemory());
+    }
+
+    /**
+     * The default for a heap of {@code heapBytes}: three quarters of it, and never more than all but
+     * {@link #RESERVED_HEAP}; at least one page. RAM pages are long-lived, so what the budget leaves is where
+     * everything else lives and where the collector works: a heap nearly full of pages fails allocations anywhere
+     * (a reader thread, a session) and spends its time collecting, which is how issue 12's 16 TiB LUN hung.
+     */
+    public static long defaultLimit(long heapBytes) {
+        return Math.max(RamBackstore.PAGE_SIZE, Math.min(heapBytes / 4 * 3, heapBytes - RESERVED_HEAP));
     }
 
     /** Reserves {@code bytes} if they fit under the limit; false (and nothing reserved) if not. */
