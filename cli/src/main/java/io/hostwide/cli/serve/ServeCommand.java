@@ -93,6 +93,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         Interrupts interrupts = Interrupts.install();
         var out = spec.commandLine().getOut();
+        Thread.UncaughtExceptionHandler previous = FatalErrors.install(System.err);
         try (TargetAssembly assembly = located(() -> TargetAssembly.build(cfg, addresses, queueDepth, pollMicros))) {
             try {
                 assembly.start();
@@ -120,6 +121,8 @@ public final class ServeCommand implements Callable<Integer> {
                     + LOGOUT_WAIT.toSeconds() + " s), then closing sessions");
             out.flush();
             assembly.shutdown(LOGOUT_WAIT);
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(previous); // serve run inside another program (tests)
         }
         out.println("hostwide serve: stopped");
         out.flush();
