@@ -440,7 +440,7 @@ public final class RamBackstore implements Backstore {
 
     @Override
     public String describe() {
-        return "ram " + blockCount * blockSize + " bytes, " + blockSize + "-byte blocks, " + (thick ? "thick" : "thin");
+        return "ram " + blockCount * blockSize + " bytes, " + blockSize + "-byte blocks";
     }
 
     /** Drops every page and gives the budget back: the pages held (thin) or the reservation (thick). */
