@@ -101,13 +101,24 @@ public record MemoryBudget(long totalMiB, long heapMiB, long directMiB) {
         if (ramBytes > room) {
             out.add("RAM backstores total " + mib(ramBytes) + " but the RAM budget is " + mib(room)
                     + (ramBudgetBytes != null ? " (limits.ram_budget)" : " (the default for --memory " + totalMiB
-                    + "m: three quarters of its " + heapMiB + " MiB heap)")
-                    + ": writing them full fails with SPACE ALLOCATION FAILED WRITE PROTECT (raise "
-                    + (ramBudgetBytes != null ? "limits.ram_budget, and --memory with it," : "--memory")
-                    + " to about " + suggest(ramBytes) + "m" + (ramBudgetBytes != null ? " for the default" : "")
-                    + ")");
+                    + "m: half its " + heapMiB + " MiB heap)")
+                    + ": writes past it fail with SPACE ALLOCATION FAILED WRITE PROTECT until UNMAP frees pages"
+                    + (suggest(ramBytes) > machineMiB() ? " (more than this machine's memory could hold)"
+                    : " (to write them full, raise " + (ramBudgetBytes != null ? "limits.ram_budget, and --memory "
+                    + "with it," : "--memory") + " to about " + suggest(ramBytes) + "m"
+                    + (ramBudgetBytes != null ? " for the default" : "") + ")"));
         }
         return out;
+    }
+
+    /** The machine's memory in MiB, as the JVM sees it (Long.MAX_VALUE when it cannot tell). */
+    static long machineMiB() {
+        try {
+            var os = ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class);
+            return os == null ? Long.MAX_VALUE : os.getTotalMemorySize() / MIB;
+        } catch (RuntimeException | LinkageError e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /**
@@ -119,7 +130,7 @@ public record MemoryBudget(long totalMiB, long heapMiB, long directMiB) {
     /** The --memory whose default RAM budget holds {@code ramBytes} of pages. */
     static long suggest(long ramBytes) {
         long ramMiB = (ramBytes + MIB - 1) / MIB;
-        long heap = Math.max(FIXED_HEAP_MIB + ramMiB, (ramMiB * 4 + 2) / 3);
+        long heap = Math.max(FIXED_HEAP_MIB + ramMiB, 2 * ramMiB); // RamBudget.defaultLimit: half the heap
         return Math.max(MIN_MIB, (heap * 4 + 2) / 3); // heap is three quarters of the budget (above 256 MiB)
     }
 

@@ -53,8 +53,8 @@ public record ServeConfig(List<String> portals, Session session,
      * once (default 128), {@code pending_logins_per_address} of them from one source address (default 16, at most
  * {@code pending_logins}). One over
      * a cap is closed as soon as it is accepted, and a log line says so. {@code ram_budget} (a size): the memory
-     * all RAM backstores' pages may take together (default: three quarters of the heap, at most the heap less
-     * 96 MiB; see {@link io.hostwide.tcm.backstore.RamBudget}).
+     * all RAM backstores' pages may take together (default: half the heap; see
+     * {@link io.hostwide.tcm.backstore.RamBudget#defaultLimit(long)}).
      */
     public record Limits(@JsonProperty("pending_logins") Integer pendingLogins,
                          @JsonProperty("pending_logins_per_address") Integer pendingLoginsPerAddress,

@@ -87,7 +87,8 @@ public final class TargetAssembly implements AutoCloseable {
     /** As {@link #build(ServeConfig, List, Integer)}, with the readers' busy-poll budget before they block. */
     public static TargetAssembly build(ServeConfig cfg, List<InetSocketAddress> portals, Integer queueDepthOverride,
                                        long pollMicros) {
-        RamBudget ramBudget = ramBudget(cfg.limits(), Runtime.getRuntime().maxMemory());
+        // -Xmx as given, as MemoryBudget counts it (maxMemory() leaves out a survivor space)
+        RamBudget ramBudget = ramBudget(cfg.limits(), MemoryBudget.Limits.ofThisJvm().heapBytes());
         TargetCore core = new TargetCore();
         try {
             List<String> summary = new ArrayList<>();
@@ -131,7 +132,7 @@ public final class TargetAssembly implements AutoCloseable {
             summary.add("RAM budget: " + MemoryBudget.mib(ramBudget.limit()) + " for the RAM backstores' pages, "
                     + MemoryBudget.mib(ramBudget.used()) + " reserved at start"
                     + (cfg.limits() != null && cfg.limits().ramBudget() != null ? " (limits.ram_budget)"
-                    : " (default: three quarters of the heap, at most all but 96 MiB; limits.ram_budget sets it)"));
+                    : " (default: half the heap; limits.ram_budget sets it)"));
             return new TargetAssembly(core, sb.build(), summary, devices, ports, cfg, ramBudget);
         } catch (RuntimeException e) {
             core.close();

@@ -43,13 +43,15 @@ class MemoryBudgetTest {
 
     @Test
     void ramBackstoresThatCannotBeWrittenFullWithinTheRamBudgetAreAWarning() {
-        MemoryBudget b = MemoryBudget.of(1024 * MIB); // heap 768 MiB, a default RAM budget of three quarters
-        assertThat(b.warnings(576 * MIB, null)).isEmpty();
+        MemoryBudget b = MemoryBudget.of(1024 * MIB); // heap 768 MiB, a default RAM budget of half that
+        assertThat(b.warnings(384 * MIB, null)).isEmpty();
         List<String> w = b.warnings(1L << 30, null);
         assertThat(w).singleElement().asString().contains("RAM backstores total 1.00 GiB")
-                .contains("the RAM budget is 576 MiB (the default for --memory 1024m")
-                .contains("SPACE ALLOCATION FAILED WRITE PROTECT")
+                .contains("the RAM budget is 384 MiB (the default for --memory 1024m: half its 768 MiB heap)")
+                .contains("SPACE ALLOCATION FAILED WRITE PROTECT until UNMAP frees pages")
                 .contains("raise --memory to about " + MemoryBudget.suggest(1L << 30) + "m");
+        assertThat(b.warnings(1L << 50, null)).singleElement().asString()
+                .endsWith("until UNMAP frees pages (more than this machine's memory could hold)");
         MemoryBudget suggested = MemoryBudget.of(MemoryBudget.suggest(1L << 30) * MIB);
         assertThat(suggested.warnings(1L << 30, null)).as("the suggestion is enough").isEmpty();
         MemoryBudget small = MemoryBudget.of(MemoryBudget.suggest(64 * MIB) * MIB);

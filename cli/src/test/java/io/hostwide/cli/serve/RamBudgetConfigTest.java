@@ -69,7 +69,7 @@ class RamBudgetConfigTest {
                 .isInstanceOf(ConfigKeyException.class)
                 .hasMessage("limits.ram_budget 1g is more than the heap can hold besides the rest of serve (672 MiB "
                         + "of a 768 MiB heap): raise --memory or lower limits.ram_budget");
-        assertThat(TargetAssembly.ramBudget(null, 768L << 20).limit()).isEqualTo(576L << 20);
+        assertThat(TargetAssembly.ramBudget(null, 768L << 20).limit()).isEqualTo(384L << 20);
         assertThat(TargetAssembly.ramBudget(null, 192L << 20).limit()).isEqualTo(96L << 20);
         assertThat(TargetAssembly.ramBudget(limits, 4L << 30).limit()).isEqualTo(1L << 30);
     }

@@ -36,13 +36,16 @@ public final class RamBudget {
     }
 
     /**
-     * The default for a heap of {@code heapBytes}: three quarters of it, and never more than all but
-     * {@link #RESERVED_HEAP}; at least one page. RAM pages are long-lived, so what the budget leaves is where
-     * everything else lives and where the collector works: a heap nearly full of pages fails allocations anywhere
-     * (a reader thread, a session) and spends its time collecting, which is how issue 12's 16 TiB LUN hung.
+     * The default for a heap of {@code heapBytes}: half of it, and never more than all but {@link #RESERVED_HEAP};
+     * at least one page. RAM pages are long-lived, so they end up in the old generation, which with serve's
+     * collector (ParallelGC, NewRatio 2) is two thirds of the heap and cannot grow into the young one: pages beyond
+     * it stay in the young generation, and every collection then copies them or falls back to a full one (measured:
+     * 1 GiB of pages in a 1.5 GiB heap filled its 1 GiB old generation). Half leaves a sixth of the heap for the
+     * other long-lived objects. A heap nearly full of pages fails allocations anywhere (a reader thread, a session)
+     * and spends its time collecting, which is how issue 12's 16 TiB LUN hung.
      */
     public static long defaultLimit(long heapBytes) {
-        return Math.max(RamBackstore.PAGE_SIZE, Math.min(heapBytes / 4 * 3, heapBytes - RESERVED_HEAP));
+        return Math.max(RamBackstore.PAGE_SIZE, Math.min(heapBytes / 2, heapBytes - RESERVED_HEAP));
     }
 
     /** Reserves {@code bytes} if they fit under the limit; false (and nothing reserved) if not. */
