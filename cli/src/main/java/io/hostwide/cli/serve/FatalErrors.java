@@ -21,9 +21,10 @@ import java.util.function.IntConsumer;
 final class FatalErrors implements Thread.UncaughtExceptionHandler {
     /** serve's exit status after an out-of-memory error it could not contain (2 is a usage or configuration error). */
     static final int EXIT_OUT_OF_MEMORY = 3;
-    /** Written when even the message cannot be built: no allocation needed then. */
-    private static final byte[] FALLBACK = ("hostwide serve: out of memory; exiting so a supervisor can restart it"
-            + " (exit status " + EXIT_OUT_OF_MEMORY + ")\n").getBytes(StandardCharsets.UTF_8);
+    /** Written when even the message cannot be built: no allocation needed for these. */
+    private static final byte[] PREFIX = "hostwide serve: out of memory in thread ".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SUFFIX = ("; exiting so a supervisor can restart it (exit status "
+            + EXIT_OUT_OF_MEMORY + ")\n").getBytes(StandardCharsets.UTF_8);
 
     private final PrintStream err;
     private final IntConsumer halt;
@@ -52,8 +53,15 @@ final class FatalErrors implements Thread.UncaughtExceptionHandler {
             err.println("hostwide serve: out of memory in thread " + t.getName() + " (" + e.getMessage()
                     + "); exiting so a supervisor can restart it (exit status " + EXIT_OUT_OF_MEMORY + ")");
             err.flush();
-        } catch (Throwable again) { // the message needed memory too
-            err.write(FALLBACK, 0, FALLBACK.length);
+        } catch (Throwable again) { // the message needed memory too: the fixed parts, and the name if it can be
+            err.println();
+            err.write(PREFIX, 0, PREFIX.length);
+            try {
+                err.print(t.getName());
+            } catch (Throwable stillNone) {
+                err.print('?');
+            }
+            err.write(SUFFIX, 0, SUFFIX.length);
             err.flush();
         } finally {
             halt.accept(EXIT_OUT_OF_MEMORY);
