@@ -4,6 +4,8 @@ import io.hostwide.tcm.backstore.RamBudget;
 
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,19 +98,49 @@ public record MemoryBudget(long totalMiB, long heapMiB, long directMiB) {
      * {@code limits.ram_budget} or null for the default of this budget's heap.
      */
     public List<String> warnings(long ramBytes, Long ramBudgetBytes) {
+        return warnings(ramBytes, ramBudgetBytes, oldGenShare());
+    }
+
+    /** As {@link #warnings(long, Long)}, for a collector whose old generation is {@code oldGenShare} of the heap. */
+    List<String> warnings(long ramBytes, Long ramBudgetBytes, double oldGenShare) {
         List<String> out = new ArrayList<>();
-        long room = ramBudgetBytes != null ? ramBudgetBytes : RamBudget.defaultLimit(heapMiB * MIB);
+        long heap = heapMiB * MIB;
+        long room = ramBudgetBytes != null ? ramBudgetBytes
+                : RamBudget.defaultLimit(heap, oldGenBytes(heap, oldGenShare));
+        long suggestion = suggest(ramBytes, oldGenShare);
         if (ramBytes > room) {
             out.add("RAM backstores total " + mib(ramBytes) + " but the RAM budget is " + mib(room)
                     + (ramBudgetBytes != null ? " (limits.ram_budget)" : " (the default for --memory " + totalMiB
-                    + "m: half its " + heapMiB + " MiB heap)")
+                    + "m, of its " + heapMiB + " MiB heap)")
                     + ": writes past it fail with SPACE ALLOCATION FAILED WRITE PROTECT until UNMAP frees pages"
-                    + (suggest(ramBytes) > machineMiB() ? " (more than this machine's memory could hold)"
+                    + (suggestion > machineMiB() ? " (more than this machine's memory could hold)"
                     : " (to write them full, raise " + (ramBudgetBytes != null ? "limits.ram_budget, and --memory "
-                    + "with it," : "--memory") + " to about " + suggest(ramBytes) + "m"
+                    + "with it," : "--memory") + " to about " + suggestion + "m"
                     + (ramBudgetBytes != null ? " for the default" : "") + ")"));
         }
         return out;
+    }
+
+    /**
+     * The share of the heap the old generation may take in this JVM (ParallelGC: two thirds; G1 and others
+     * without a fixed one: all of it), from the heap pools the JVM reports.
+     */
+    static double oldGenShare() {
+        long heap = Limits.ofThisJvm().heapBytes();
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            String name = pool.getName();
+            long max = pool.getUsage() == null ? -1 : pool.getUsage().getMax();
+            if (pool.getType() == MemoryType.HEAP && (name.contains("Old Gen") || name.contains("Tenured"))
+                    && max > 0 && heap > 0) {
+                return Math.min(1.0, (double) max / heap);
+            }
+        }
+        return 1.0;
+    }
+
+    /** The old generation of a heap of {@code heapBytes} at that share. */
+    static long oldGenBytes(long heapBytes, double oldGenShare) {
+        return (long) (heapBytes * oldGenShare);
     }
 
     /** The machine's memory in MiB, as the JVM sees it (Long.MAX_VALUE when it cannot tell). */
@@ -127,10 +159,10 @@ public record MemoryBudget(long totalMiB, long heapMiB, long directMiB) {
      */
     static final long FIXED_HEAP_MIB = RamBudget.RESERVED_HEAP / MIB;
 
-    /** The --memory whose default RAM budget holds {@code ramBytes} of pages. */
-    static long suggest(long ramBytes) {
+    /** The --memory whose default RAM budget holds {@code ramBytes} of pages (see RamBudget.defaultLimit). */
+    static long suggest(long ramBytes, double oldGenShare) {
         long ramMiB = (ramBytes + MIB - 1) / MIB;
-        long heap = Math.max(FIXED_HEAP_MIB + ramMiB, 2 * ramMiB); // RamBudget.defaultLimit: half the heap
+        long heap = Math.max((long) Math.ceil((FIXED_HEAP_MIB + ramMiB) / oldGenShare) + 1, 2 * ramMiB); // +1: rounding
         return Math.max(MIN_MIB, (heap * 4 + 2) / 3); // heap is three quarters of the budget (above 256 MiB)
     }
 

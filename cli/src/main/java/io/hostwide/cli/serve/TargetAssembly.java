@@ -88,7 +88,8 @@ public final class TargetAssembly implements AutoCloseable {
     public static TargetAssembly build(ServeConfig cfg, List<InetSocketAddress> portals, Integer queueDepthOverride,
                                        long pollMicros) {
         // -Xmx as given, as MemoryBudget counts it (maxMemory() leaves out a survivor space)
-        RamBudget ramBudget = ramBudget(cfg.limits(), MemoryBudget.Limits.ofThisJvm().heapBytes());
+        long heap = MemoryBudget.Limits.ofThisJvm().heapBytes();
+        RamBudget ramBudget = ramBudget(cfg.limits(), heap, MemoryBudget.oldGenBytes(heap, MemoryBudget.oldGenShare()));
         TargetCore core = new TargetCore();
         try {
             List<String> summary = new ArrayList<>();
@@ -232,19 +233,20 @@ public final class TargetAssembly implements AutoCloseable {
     }
 
     /**
-     * The configured budget, or the default for this heap. One larger than the heap can hold besides the rest of
-     * serve is refused: it would let pages run the heap out, the failure the budget exists to prevent.
+     * The configured budget, or the default for this heap. One larger than the old generation can hold besides
+     * the rest of serve is refused: it would let pages run the heap out, the failure the budget exists to prevent.
      */
-    static RamBudget ramBudget(ServeConfig.Limits limits, long heapBytes) {
+    static RamBudget ramBudget(ServeConfig.Limits limits, long heapBytes, long oldGenBytes) {
         if (limits == null || limits.ramBudget() == null) {
-            return new RamBudget(RamBudget.defaultLimit(heapBytes));
+            return new RamBudget(RamBudget.defaultLimit(heapBytes, oldGenBytes));
         }
         long bytes = Sizes.parseBytes("limits.ram_budget", limits.ramBudget());
-        long room = heapBytes - RamBudget.RESERVED_HEAP;
+        long room = RamBudget.maxLimit(oldGenBytes);
         if (bytes > room) {
             throw new ConfigKeyException("limits.ram_budget", " " + limits.ramBudget() + " is more than the heap"
-                    + " can hold besides the rest of serve (" + MemoryBudget.mib(Math.max(0, room)) + " of a "
-                    + MemoryBudget.mib(heapBytes) + " heap): raise --memory or lower limits.ram_budget", null);
+                    + " can hold besides the rest of serve (at most " + MemoryBudget.mib(Math.max(0, room))
+                    + ": the " + MemoryBudget.mib(oldGenBytes) + " old generation of a " + MemoryBudget.mib(heapBytes)
+                    + " heap less 96 MiB): raise --memory or lower limits.ram_budget", null);
         }
         return new RamBudget(bytes);
     }

@@ -30,22 +30,32 @@ public final class RamBudget {
     /** Heap that is never for pages: the core, sessions and commands (about 30 MiB live) and the collector's room. */
     public static final long RESERVED_HEAP = 96L << 20;
 
-    /** The default for this JVM: {@link #defaultLimit(long)} of the heap it may grow to. */
+    /** The default for this JVM: {@link #defaultLimit(long, long)} of the heap it may grow to, all of it old. */
     public static long defaultLimit() {
-        return defaultLimit(Runtime.getRuntime().maxMemory());
+        long heap = Runtime.getRuntime().maxMemory();
+        return defaultLimit(heap, heap);
     }
 
     /**
-     * The default for a heap of {@code heapBytes}: half of it, and never more than all but {@link #RESERVED_HEAP};
-     * at least one page. RAM pages are long-lived, so they end up in the old generation, which with serve's
-     * collector (ParallelGC, NewRatio 2) is two thirds of the heap and cannot grow into the young one: pages beyond
-     * it stay in the young generation, and every collection then copies them or falls back to a full one (measured:
-     * 1 GiB of pages in a 1.5 GiB heap filled its 1 GiB old generation). Half leaves a sixth of the heap for the
-     * other long-lived objects. A heap nearly full of pages fails allocations anywhere (a reader thread, a session)
-     * and spends its time collecting, which is how issue 12's 16 TiB LUN hung.
+     * The default for a heap of {@code heapBytes} whose old generation holds at most {@code oldGenBytes}: half the
+     * heap, and never more than {@link #maxLimit(long)}; at least one page. RAM pages are long-lived, so they end
+     * up in the old generation, which with serve's collector (ParallelGC, NewRatio 2) is two thirds of the heap and
+     * cannot grow into the young one: pages beyond it stay in the young generation, and every collection then
+     * copies them or falls back to a full one (measured: 1 GiB of pages in a 1.5 GiB heap filled its 1 GiB old
+     * generation). A heap nearly full of pages fails allocations anywhere (a reader thread, a session) and spends
+     * its time collecting, which is how issue 12's 16 TiB LUN hung.
      */
-    public static long defaultLimit(long heapBytes) {
-        return Math.max(RamBackstore.PAGE_SIZE, Math.min(heapBytes / 2, heapBytes - RESERVED_HEAP));
+    public static long defaultLimit(long heapBytes, long oldGenBytes) {
+        return Math.max(RamBackstore.PAGE_SIZE, Math.min(heapBytes / 2, maxLimit(oldGenBytes)));
+    }
+
+    /**
+     * The largest budget that is safe: what the old generation holds besides {@link #RESERVED_HEAP}. Measured:
+     * a budget of the heap less 96 MiB (672 MiB of a 768 MiB heap, whose old generation is 512 MiB) ran the heap
+     * out at 656 MiB of pages.
+     */
+    public static long maxLimit(long oldGenBytes) {
+        return oldGenBytes - RESERVED_HEAP;
     }
 
     /** Reserves {@code bytes} if they fit under the limit; false (and nothing reserved) if not. */
