@@ -3,8 +3,12 @@ package io.hostwide.management;
 import io.hostwide.management.config.ServeConfig;
 import io.hostwide.management.util.Sizes;
 
+import io.hostwide.tcm.backstore.RamBudget;
+
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +17,7 @@ import java.util.Map;
 /**
  * What {@code serve --memory SIZE} means: the JVM's heap and direct-memory limits together. A quarter (at least
  * 64 MiB) is direct memory: connection receive and send buffers and the target core's command buffers; the rest is
- * heap: RAM backstore pages (64 KiB arrays, allocated on first write), sessions, commands. The launcher
+ * heap: RAM backstore pages (64 KiB arrays, allocated on first write, at most the RAM budget), sessions, commands. The launcher
  * ({@code bin/memory.sh}) turns the option into {@code -Xmx} and {@code -XX:MaxDirectMemorySize} before the JVM
  * starts, with the same arithmetic in MiB; this class states it for the Java side, which checks that the running JVM
  * has those limits, so {@code java -jar} users get a clear message instead of an unbounded process. Without
@@ -91,30 +95,77 @@ public record MemoryBudget(long totalMiB, long heapMiB, long directMiB) {
     }
 
     /**
-     * The startup lines about memory: the budget in force, and a warning when the configured RAM backstores could
-     * not all be written within the heap (their pages live there; a write past that fails with INTERNAL TARGET
-     * FAILURE). {@code ramBytes} is the sum of the RAM backstores' sizes.
+     * The startup lines about memory: a warning when the configured RAM backstores could not all be written within
+     * the RAM budget (their pages come from it; a write past it fails with SPACE ALLOCATION FAILED WRITE PROTECT).
+     * {@code ramBytes} is the sum of the RAM backstores' sizes, {@code ramBudgetBytes} the configured
+     * {@code limits.ram_budget} or null for the default of this budget's heap.
      */
-    public List<String> warnings(long ramBytes) {
+    public List<String> warnings(long ramBytes, Long ramBudgetBytes) {
+        return warnings(ramBytes, ramBudgetBytes, oldGenShare());
+    }
+
+    /** As {@link #warnings(long, Long)}, for a collector whose old generation is {@code oldGenShare} of the heap. */
+    List<String> warnings(long ramBytes, Long ramBudgetBytes, double oldGenShare) {
         List<String> out = new ArrayList<>();
-        long room = (heapMiB - FIXED_HEAP_MIB) * MIB;
+        long heap = heapMiB * MIB;
+        long room = ramBudgetBytes != null ? ramBudgetBytes
+                : RamBudget.defaultLimit(heap, oldGenBytes(heap, oldGenShare));
+        long suggestion = suggest(ramBytes, oldGenShare);
         if (ramBytes > room) {
-            out.add("RAM backstores total " + mib(ramBytes) + " but --memory " + totalMiB + "m leaves about "
-                    + mib(Math.max(0, room)) + " of heap for their pages: writing them full fails with INTERNAL "
-                    + "TARGET FAILURE (raise --memory to about " + suggest(ramBytes) + "m)");
+            out.add("RAM backstores total " + mib(ramBytes) + " but the RAM budget is " + mib(room)
+                    + (ramBudgetBytes != null ? " (limits.ram_budget)" : " (the default for --memory " + totalMiB
+                    + "m, of its " + heapMiB + " MiB heap)")
+                    + ": writes past it fail with SPACE ALLOCATION FAILED WRITE PROTECT until UNMAP frees pages"
+                    + (suggestion > machineMiB() ? " (more than this machine's memory could hold)"
+                    : " (to write them full, raise " + (ramBudgetBytes != null ? "limits.ram_budget, and --memory "
+                    + "with it," : "--memory") + " to about " + suggestion + "m"
+                    + (ramBudgetBytes != null ? " for the default" : "") + ")"));
         }
         return out;
+    }
+
+    /**
+     * The share of the heap the old generation may take in this JVM (ParallelGC: two thirds; G1 and others
+     * without a fixed one: all of it), from the heap pools the JVM reports.
+     */
+    static double oldGenShare() {
+        long heap = Limits.ofThisJvm().heapBytes();
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            String name = pool.getName();
+            long max = pool.getUsage() == null ? -1 : pool.getUsage().getMax();
+            if (pool.getType() == MemoryType.HEAP && (name.contains("Old Gen") || name.contains("Tenured"))
+                    && max > 0 && heap > 0) {
+                return Math.min(1.0, (double) max / heap);
+            }
+        }
+        return 1.0;
+    }
+
+    /** The old generation of a heap of {@code heapBytes} at that share. */
+    static long oldGenBytes(long heapBytes, double oldGenShare) {
+        return (long) (heapBytes * oldGenShare);
+    }
+
+    /** The machine's memory in MiB, as the JVM sees it (Long.MAX_VALUE when it cannot tell). */
+    static long machineMiB() {
+        try {
+            var os = ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class);
+            return os == null ? Long.MAX_VALUE : os.getTotalMemorySize() / MIB;
+        } catch (RuntimeException | LinkageError e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /**
      * Heap that is not RAM-disk pages: the core, sessions, commands and the collector's working room (measured
      * idle: about 30 MiB used; see README: Memory).
      */
-    static final long FIXED_HEAP_MIB = 96;
+    static final long FIXED_HEAP_MIB = RamBudget.RESERVED_HEAP / MIB;
 
-    /** The --memory whose heap holds {@code ramBytes} of pages besides the fixed part. */
-    static long suggest(long ramBytes) {
-        long heap = FIXED_HEAP_MIB + (ramBytes + MIB - 1) / MIB;
+    /** The --memory whose default RAM budget holds {@code ramBytes} of pages (see RamBudget.defaultLimit). */
+    static long suggest(long ramBytes, double oldGenShare) {
+        long ramMiB = (ramBytes + MIB - 1) / MIB;
+        long heap = Math.max((long) Math.ceil((FIXED_HEAP_MIB + ramMiB) / oldGenShare) + 1, 2 * ramMiB); // +1: rounding
         return Math.max(MIN_MIB, (heap * 4 + 2) / 3); // heap is three quarters of the budget (above 256 MiB)
     }
 

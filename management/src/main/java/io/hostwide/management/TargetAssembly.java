@@ -12,12 +12,14 @@ import io.hostwide.tcm.TargetCore;
 import io.hostwide.tcm.backstore.FileBackstore;
 import io.hostwide.tcm.backstore.NullBackstore;
 import io.hostwide.tcm.backstore.RamBackstore;
+import io.hostwide.tcm.backstore.RamBudget;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.port.NodeAcl;
 import io.hostwide.tcm.port.ScsiTarget;
 import io.hostwide.tcm.port.TargetPort;
 import io.hostwide.tcm.spi.Backstore;
+import io.hostwide.tcm.spi.SpaceAllocationFailedException;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -48,9 +50,13 @@ public final class TargetAssembly implements AutoCloseable {
     private final Map<String, TargetPort> ports;
     private ServeConfig current;
     private final long createdNanos = System.nanoTime();
+    /** What the RAM backstores' pages may take together, shared by the ones a reload adds. */
+    private final RamBudget ramBudget;
 
     private TargetAssembly(TargetCore core, IscsiTargetServer server, List<String> summary,
-                           Map<String, Device> devices, Map<String, TargetPort> ports, ServeConfig current) {
+                           Map<String, Device> devices, Map<String, TargetPort> ports, ServeConfig current,
+                           RamBudget ramBudget) {
+        this.ramBudget = ramBudget;
         this.core = core;
         this.server = server;
         this.summary = summary;
@@ -85,13 +91,16 @@ public final class TargetAssembly implements AutoCloseable {
     /** As {@link #build(ServeConfig, List, Integer)}, with the readers' busy-poll budget before they block. */
     public static TargetAssembly build(ServeConfig cfg, List<InetSocketAddress> portals, Integer queueDepthOverride,
                                        long pollMicros) {
+        // -Xmx as given, as MemoryBudget counts it (maxMemory() leaves out a survivor space)
+        long heap = MemoryBudget.Limits.ofThisJvm().heapBytes();
+        RamBudget ramBudget = ramBudget(cfg.limits(), heap, MemoryBudget.oldGenBytes(heap, MemoryBudget.oldGenShare()));
         TargetCore core = new TargetCore();
         try {
             List<String> summary = new ArrayList<>();
             Map<String, Device> devices = new LinkedHashMap<>();
             if (cfg.backstores() != null) {
                 cfg.backstores().forEach((name, b) -> {
-                    Backstore store = openBackstore(name, b);
+                    Backstore store = openBackstore(name, b, ramBudget);
                     Device d = core.addDevice(name, store, attributes(name, b, store));
                     devices.put(name, d);
                     summary.add("backstore " + name + ": " + d.backstore().describe() + flags(b));
@@ -125,7 +134,11 @@ public final class TargetAssembly implements AutoCloseable {
                 sb.export(port, t.auth() == null ? ChapPolicy.NONE : chap(t.auth()), t.alias());
                 ports.put(t.name(), port);
             }
-            return new TargetAssembly(core, sb.build(), summary, devices, ports, cfg);
+            summary.add("RAM budget: " + MemoryBudget.mib(ramBudget.limit()) + " for the RAM backstores' pages, "
+                    + MemoryBudget.mib(ramBudget.used()) + " reserved at start"
+                    + (cfg.limits() != null && cfg.limits().ramBudget() != null ? " (limits.ram_budget)"
+                    : " (default: half the heap; limits.ram_budget sets it)"));
+            return new TargetAssembly(core, sb.build(), summary, devices, ports, cfg, ramBudget);
         } catch (RuntimeException e) {
             core.close();
             throw e;
@@ -162,7 +175,7 @@ public final class TargetAssembly implements AutoCloseable {
         Map<String, ServeConfig.Backstore> stores = next.backstores() == null ? Map.of() : next.backstores();
         stores.forEach((name, b) -> {
             if (!devices.containsKey(name)) {
-                Backstore store = openBackstore(name, b);
+                Backstore store = openBackstore(name, b, ramBudget);
                 Device d = core.addDevice(name, store, attributes(name, b, store));
                 devices.put(name, d);
                 changes.add("added backstore " + name + ": " + d.backstore().describe() + flags(b));
@@ -208,6 +221,11 @@ public final class TargetAssembly implements AutoCloseable {
         conns.put("refused_overall", counts.refusedOverall());
         conns.put("refused_per_address", counts.refusedPerAddress());
         m.put("connections", conns);
+        Map<String, Object> ram = new LinkedHashMap<>();
+        ram.put("limit_bytes", ramBudget.limit());
+        ram.put("used_bytes", ramBudget.used());
+        ram.put("free_bytes", ramBudget.limit() - ramBudget.used());
+        m.put("ram_budget", ram);
         m.put("sessions", core.sessions().stream().map(s -> {
             Map<String, Object> sm = new LinkedHashMap<>();
             sm.put("initiator", s.initiatorName());
@@ -218,11 +236,37 @@ public final class TargetAssembly implements AutoCloseable {
         return m;
     }
 
-    private static Backstore openBackstore(String name, ServeConfig.Backstore b) {
+    /**
+     * The configured budget, or the default for this heap. One larger than the old generation can hold besides
+     * the rest of serve is refused: it would let pages run the heap out, the failure the budget exists to prevent.
+     */
+    static RamBudget ramBudget(ServeConfig.Limits limits, long heapBytes, long oldGenBytes) {
+        if (limits == null || limits.ramBudget() == null) {
+            return new RamBudget(RamBudget.defaultLimit(heapBytes, oldGenBytes));
+        }
+        long bytes = Sizes.parseBytes("limits.ram_budget", limits.ramBudget());
+        long room = RamBudget.maxLimit(oldGenBytes);
+        if (bytes > room) {
+            throw new ConfigKeyException("limits.ram_budget", " " + limits.ramBudget() + " is more than the heap"
+                    + " can hold besides the rest of serve (at most " + MemoryBudget.mib(Math.max(0, room))
+                    + ": the " + MemoryBudget.mib(oldGenBytes) + " old generation of a " + MemoryBudget.mib(heapBytes)
+                    + " heap less 96 MiB): raise --memory or lower limits.ram_budget", null);
+        }
+        return new RamBudget(bytes);
+    }
+
+    private static Backstore openBackstore(String name, ServeConfig.Backstore b, RamBudget ramBudget) {
         int bs = b.blockSize() == null ? 512 : b.blockSize();
         long size = b.size() == null ? 0 : Sizes.parseBytes("backstores." + name + ".size", b.size());
         return switch (b.type()) {
-            case "ram" -> new RamBackstore(size, bs);
+            case "ram" -> {
+                try {
+                    yield new RamBackstore(size, bs, ramBudget, Boolean.FALSE.equals(b.thin()));
+                } catch (SpaceAllocationFailedException e) { // thick: its whole size is reserved now or never
+                    throw new ConfigKeyException("backstores." + name + ".thin", ": false, but " + e.getMessage()
+                            + " (make it thin, raise limits.ram_budget or --memory, or shrink it)", e);
+                }
+            }
             case "null" -> new NullBackstore(size, bs);
             case "file" -> {
                 try {

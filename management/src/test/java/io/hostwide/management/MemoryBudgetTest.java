@@ -42,15 +42,35 @@ class MemoryBudgetTest {
     }
 
     @Test
-    void ramBackstoresThatCannotBeWrittenFullWithinTheHeapAreAWarning() {
-        MemoryBudget b = MemoryBudget.of(1024 * MIB); // heap 768 MiB, of which 96 are not for pages
-        assertThat(b.warnings(672 * MIB)).isEmpty();
-        List<String> w = b.warnings(1L << 30);
+    void ramBackstoresThatCannotBeWrittenFullWithinTheRamBudgetAreAWarning() {
+        MemoryBudget b = MemoryBudget.of(1024 * MIB); // heap 768 MiB, a default RAM budget of half that
+        assertThat(b.warnings(384 * MIB, null, 1.0)).isEmpty();
+        List<String> w = b.warnings(1L << 30, null, 1.0);
         assertThat(w).singleElement().asString().contains("RAM backstores total 1.00 GiB")
-                .contains("leaves about 672 MiB").contains("INTERNAL TARGET FAILURE")
-                .contains("raise --memory to about " + MemoryBudget.suggest(1L << 30) + "m");
-        MemoryBudget suggested = MemoryBudget.of(MemoryBudget.suggest(1L << 30) * MIB);
-        assertThat(suggested.warnings(1L << 30)).as("the suggestion is enough").isEmpty();
+                .contains("the RAM budget is 384 MiB (the default for --memory 1024m, of its 768 MiB heap)")
+                .contains("SPACE ALLOCATION FAILED WRITE PROTECT until UNMAP frees pages")
+                .contains("raise --memory to about " + MemoryBudget.suggest(1L << 30, 1.0) + "m");
+        assertThat(b.warnings(1L << 50, null, 1.0)).singleElement().asString()
+                .endsWith("until UNMAP frees pages (more than this machine's memory could hold)");
+        assertThat(b.warnings(600 * MIB, 512 * MIB, 1.0)).singleElement().asString()
+                .contains("the RAM budget is 512 MiB (limits.ram_budget)");
+    }
+
+    /** ParallelGC's old generation is two thirds of the heap: small heaps get less than half for pages. */
+    @Test
+    void theDefaultBudgetFitsTheOldGenerationAndSuggestionsAreEnough() {
+        double parallel = 2.0 / 3;
+        MemoryBudget small = MemoryBudget.of(512 * MIB); // heap 384 MiB, old generation 256 MiB
+        assertThat(small.warnings(160 * MIB, null, parallel)).isEmpty();
+        assertThat(small.warnings(161 * MIB, null, parallel)).singleElement().asString()
+                .contains("the RAM budget is 160 MiB");
+        for (double share : new double[] {parallel, 1.0}) {
+            for (long ram : new long[] {1, 64 * MIB, 100 * MIB, 1L << 30, 3L << 30}) {
+                MemoryBudget suggested = MemoryBudget.of(MemoryBudget.suggest(ram, share) * MIB);
+                assertThat(suggested.warnings(ram, null, share)).as("suggestion for %d at %.2f", ram, share)
+                        .isEmpty();
+            }
+        }
     }
 
 }

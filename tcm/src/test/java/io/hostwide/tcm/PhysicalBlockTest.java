@@ -39,7 +39,7 @@ class PhysicalBlockTest {
         @Override public long blockCount() { return ram.blockCount(); }
         @Override public boolean blocking() { return false; }
         @Override public void read(long lba, ByteBuffer dst) { ram.read(lba, dst); }
-        @Override public void write(long lba, ByteBuffer src, boolean fua) { ram.write(lba, src, fua); }
+        @Override public void write(long lba, ByteBuffer src, boolean fua) throws java.io.IOException { ram.write(lba, src, fua); }
         @Override public void flush() {}
         @Override public boolean supportsUnmap() { return true; }
         @Override public boolean unmapReturnsZeros() { return true; }

@@ -134,7 +134,7 @@ class UnitAttentionTest {
         @Override public long blockCount() { return blocks; }
         @Override public boolean blocking() { return false; }
         @Override public void read(long lba, ByteBuffer dst) { ram.read(lba, dst); }
-        @Override public void write(long lba, ByteBuffer src, boolean fua) { ram.write(lba, src, fua); }
+        @Override public void write(long lba, ByteBuffer src, boolean fua) throws java.io.IOException { ram.write(lba, src, fua); }
         @Override public void flush() {}
         @Override public boolean supportsUnmap() { return false; }
         @Override public boolean unmapReturnsZeros() { return true; }

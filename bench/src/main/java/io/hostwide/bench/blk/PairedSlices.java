@@ -10,14 +10,14 @@ import java.util.function.LongUnaryOperator;
  * (median and quartiles), so slow drifts in the load of a shared machine cancel out. The first
  * {@value #WARM_UP} rounds are warm-up and not counted.
  */
-final class PairedSlices {
+public final class PairedSlices {
     static final int WARM_UP = 10;
 
     private PairedSlices() {
     }
 
     /** {@code runners[t][0]} and {@code [t][1]} are thread t's runners of side A and side B. */
-    static String run(LongUnaryOperator[][] runners, int rounds, long sliceNanos) throws InterruptedException {
+    public static String run(LongUnaryOperator[][] runners, int rounds, long sliceNanos) throws InterruptedException {
         int threads = runners.length;
         long[][] ios = new long[2][rounds + WARM_UP];
         CyclicBarrier barrier = new CyclicBarrier(threads);

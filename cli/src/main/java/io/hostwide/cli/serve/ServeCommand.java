@@ -95,7 +95,9 @@ public final class ServeCommand implements Callable<Integer> {
         warnings.addAll(ServeWarnings.of(cfg, portals, insecure, config));
         budget = memoryBudget(MemoryBudget.Limits.ofThisJvm(), warnings);
         if (budget != null) {
-            warnings.addAll(budget.warnings(MemoryBudget.ramBytes(cfg)));
+            String ramBudget = cfg.limits() == null ? null : cfg.limits().ramBudget();
+            warnings.addAll(budget.warnings(MemoryBudget.ramBytes(cfg), ramBudget == null ? null
+                    : Sizes.parseBytes("limits.ram_budget", ramBudget)));
         }
         var err = spec.commandLine().getErr();
         warnings.forEach(w -> err.println("hostwide serve: warning: " + w));
@@ -108,6 +110,7 @@ public final class ServeCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         java.util.function.Supplier<TargetAssembly> build =
                 () -> TargetAssembly.build(cfg, addresses, queueDepth, pollMicros);
+        Thread.UncaughtExceptionHandler previous = FatalErrors.install(System.err);
         try (TargetAssembly assembly = loaded == null ? build.get() : ServeConfigLoader.located(loaded.places(), build)) {
             try {
                 assembly.start();
@@ -136,6 +139,8 @@ public final class ServeCommand implements Callable<Integer> {
                     + LOGOUT_WAIT.toSeconds() + " s), then closing sessions");
             out.flush();
             assembly.shutdown(LOGOUT_WAIT);
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(previous); // serve run inside another program (tests)
         }
         out.println("hostwide serve: stopped");
         out.flush();

@@ -191,6 +191,8 @@ final class Connection implements LoginEnvironment {
             LOG.log(Level.FINE, "connection read ended", e);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "connection failed", e);
+        } catch (OutOfMemoryError e) { // outside a command (those fail alone): this connection goes, the server stays
+            LOG.log(Level.WARNING, "out of memory on a connection's reader; closing it", e);
         }
         return false;
     }

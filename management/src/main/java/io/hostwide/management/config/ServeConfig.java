@@ -14,7 +14,7 @@ import java.util.Map;
  * {
  *   "portals": ["127.0.0.1:3260"],
  *   "session": { "queue_depth": 128, "nop_in_interval_ms": 15000, "nop_in_timeout_ms": 15000 },
- *   "limits": { "pending_logins": 128, "pending_logins_per_address": 16 },
+ *   "limits": { "pending_logins": 128, "pending_logins_per_address": 16, "ram_budget": "1g" },
  *   "discovery_auth": { "user": "disc", "secret": "...", "mutual_user": "...", "mutual_secret": "..." },
  *   "backstores": {
  *     "ram0":  { "type": "ram",  "size": "1g", "block_size": 512, "physical_block_size": 4096, "thin": true },
@@ -52,10 +52,13 @@ public record ServeConfig(List<String> portals, Session session,
      * Caps on connections that have not logged in yet (not in the full feature phase): {@code pending_logins} at
      * once (default 128), {@code pending_logins_per_address} of them from one source address (default 16, at most
  * {@code pending_logins}). One over
-     * a cap is closed as soon as it is accepted, and a log line says so.
+     * a cap is closed as soon as it is accepted, and a log line says so. {@code ram_budget} (a size): the memory
+     * all RAM backstores' pages may take together (default: half the heap; see
+     * {@link io.hostwide.tcm.backstore.RamBudget#defaultLimit(long)}).
      */
     public record Limits(@JsonProperty("pending_logins") Integer pendingLogins,
-                         @JsonProperty("pending_logins_per_address") Integer pendingLoginsPerAddress) {
+                         @JsonProperty("pending_logins_per_address") Integer pendingLoginsPerAddress,
+                         @JsonProperty("ram_budget") String ramBudget) {
 
         /** The overall cap in force. */
         public int total() {

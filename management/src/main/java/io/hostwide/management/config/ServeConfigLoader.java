@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import io.hostwide.management.util.Sizes;
+import io.hostwide.tcm.backstore.RamBackstore;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -353,6 +354,9 @@ public final class ServeConfigLoader {
             if (bytes % bs != 0) {
                 throw w.error(at + ".size", " " + b.size() + " is not a multiple of block_size " + bs);
             }
+            if ("ram".equals(b.type()) && bytes > RamBackstore.MAX_SIZE) {
+                throw w.error(at + ".size", " " + b.size() + " is more than a RAM backstore can be (1 PiB)");
+            }
         }
         checkPhysicalBlockSize(w, at, b);
         if (b.sanitizeRate() != null && Sizes.parseBytes(w.at(at + ".sanitize_rate"), b.sanitizeRate()) <= 0) {
@@ -411,6 +415,13 @@ public final class ServeConfigLoader {
         if (limits.perAddress() > limits.total()) { // only when both are set, or per address above the default
             throw w.error("limits.pending_logins_per_address", " " + limits.perAddress()
                     + " is more than limits.pending_logins (" + limits.total() + ")");
+        }
+        if (limits.ramBudget() != null) {
+            long bytes = Sizes.parseBytes(w.at("limits.ram_budget"), limits.ramBudget());
+            if (bytes < RamBackstore.PAGE_SIZE) {
+                throw w.error("limits.ram_budget", " " + limits.ramBudget() + " is less than one RAM page ("
+                        + RamBackstore.PAGE_SIZE / 1024 + "k)");
+            }
         }
     }
 

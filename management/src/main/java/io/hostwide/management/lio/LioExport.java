@@ -304,8 +304,12 @@ public final class LioExport {
             warnings.add("session.nop_in_timeout_ms=" + s.nopInTimeoutMs() + ": LIO sets it per node ACL "
                     + "(nopin_response_timeout, seconds); not exported");
         }
-        if (cfg.limits() != null) {
+        ServeConfig.Limits l = cfg.limits();
+        if (l != null && (l.pendingLogins() != null || l.pendingLoginsPerAddress() != null)) {
             warnings.add("limits: LIO has no cap on connections before login; not exported");
+        }
+        if (l != null && l.ramBudget() != null) {
+            warnings.add("limits.ram_budget=" + l.ramBudget() + ": LIO's ramdisks have no shared budget; not exported");
         }
     }
 }

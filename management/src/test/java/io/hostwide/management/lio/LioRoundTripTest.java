@@ -142,7 +142,7 @@ class LioRoundTripTest {
                 Map.of("d", new ServeConfig.Backstore("file", "1g", "/srv/d.img", 4096, true, null, null, true, true,
                         false, 16384, "128m")),
                 List.of(new ServeConfig.Target("iqn.2026-12.io.hostwide:t", null, null,
-                        List.of(new ServeConfig.Lun(0, "d")), null)), new ServeConfig.Limits(64, null));
+                        List.of(new ServeConfig.Lun(0, "d")), null)), new ServeConfig.Limits(64, null, null));
         List<String> w = LioExport.convert(cfg).warnings();
         assertEquals(List.of(
                 "backstores.d.direct=true: no LIO equivalent, not exported",

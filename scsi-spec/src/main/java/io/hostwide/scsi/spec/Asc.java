@@ -40,6 +40,8 @@ public final class Asc {
     public static final int WRITE_PROTECTED = 0x2700;
     public static final int HARDWARE_WRITE_PROTECTED = 0x2701;
     public static final int SOFTWARE_WRITE_PROTECTED = 0x2702;
+    /** SBC-4 §4.7.3.6: a thin LU could not allocate the blocks a write needs. */
+    public static final int SPACE_ALLOCATION_FAILED_WRITE_PROTECT = 0x2707;
     public static final int POWER_ON_RESET_OR_BUS_DEVICE_RESET_OCCURRED = 0x2900;
     public static final int POWER_ON_OCCURRED = 0x2901;
     public static final int BUS_DEVICE_RESET_FUNCTION_OCCURRED = 0x2903;

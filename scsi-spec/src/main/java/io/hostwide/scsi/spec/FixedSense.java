@@ -33,11 +33,13 @@ public final class FixedSense {
     /**
      * Writes 18 bytes at dst[0..18).
      *
-     * @param info information field (only the low 32 bits fit; VALID is set when {@code infoValid})
+     * @param info information field; one that does not fit its 32 bits (an LBA past 2 TiB of 512-byte blocks)
+     *             is left out with VALID clear rather than truncated (SPC-4 §4.5.3: descriptor format carries it)
      * @param sks  the 3-byte sense-key-specific value including SKSV, or -1 for none
      * @return the sense length (18)
      */
     public static int encode(byte[] dst, int senseKey, int ascAscq, boolean infoValid, long info, int sks) {
+        infoValid &= (info >>> 32) == 0;
         java.util.Arrays.fill(dst, 0, LENGTH, (byte) 0);
         dst[0] = (byte) (RESPONSE_CURRENT | (infoValid ? VALID : 0));
         dst[SENSE_KEY] = (byte) (senseKey & 0x0F);

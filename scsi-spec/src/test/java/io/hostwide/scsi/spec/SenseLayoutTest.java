@@ -54,4 +54,17 @@ class SenseLayoutTest {
         assertThat(Asc.ascq(Asc.MEDIUM_REMOVAL_PREVENTED)).isEqualTo(0x02);
         assertThat(Asc.of(0x3F, 0x0E)).isEqualTo(Asc.REPORTED_LUNS_DATA_HAS_CHANGED);
     }
+
+    /** An LBA past 2^32 (a LUN over 2 TiB of 512-byte blocks) does not fit: VALID clear, never a truncated LBA. */
+    @Test
+    void fixedSenseLeavesOutAnInformationValueWiderThan32Bits() {
+        byte[] s = new byte[FixedSense.LENGTH];
+        FixedSense.encode(s, SenseKey.DATA_PROTECT, Asc.SPACE_ALLOCATION_FAILED_WRITE_PROTECT, true, 1L << 33, -1);
+        assertThat(s[0] & FixedSense.VALID).isZero();
+        assertThat(SenseData.information(s, s.length)).isEqualTo(-1);
+        FixedSense.encode(s, SenseKey.DATA_PROTECT, Asc.SPACE_ALLOCATION_FAILED_WRITE_PROTECT, true, 0xFFFF_FFFFL, -1);
+        assertThat(SenseData.information(s, s.length)).isEqualTo(0xFFFF_FFFFL);
+        assertThat(s[12]).isEqualTo((byte) 0x27);
+        assertThat(s[13]).isEqualTo((byte) 0x07);
+    }
 }

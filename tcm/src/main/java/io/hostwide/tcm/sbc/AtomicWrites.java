@@ -65,7 +65,7 @@ final class AtomicWrites {
             dev.backstore().write(lba, cmd.dataOutWindow(bytes, bytes), durable);
         } catch (IOException e) {
             DataPathErrors.LOG.report(dev.name(), "COMPARE AND WRITE", lba, blocks, e);
-            return cmd.failWithInformation(SenseReason.WRITE_ERROR, lba);
+            return cmd.failWithInformation(SenseReason.ofWriteFailure(e), lba);
         } finally {
             cmd.restoreDataOut();
             dev.rangeLock().unlockExclusive(mask, stamps);
@@ -101,7 +101,7 @@ final class AtomicWrites {
             dev.backstore().write(lba, buf, durable);
         } catch (IOException e) {
             DataPathErrors.LOG.report(dev.name(), "ORWRITE", lba, blocks, e);
-            return cmd.failWithInformation(SenseReason.WRITE_ERROR, lba);
+            return cmd.failWithInformation(SenseReason.ofWriteFailure(e), lba);
         } finally {
             dev.rangeLock().unlockExclusive(mask, stamps);
         }
@@ -150,7 +150,7 @@ final class AtomicWrites {
             dev.backstore().write(lba, cmd.dataOutWindow(0, bytes), durable);
         } catch (IOException e) {
             DataPathErrors.LOG.report(dev.name(), "WRITE ATOMIC", lba, blocks, e);
-            return cmd.failWithInformation(SenseReason.WRITE_ERROR, lba);
+            return cmd.failWithInformation(SenseReason.ofWriteFailure(e), lba);
         } finally {
             cmd.restoreDataOut();
             dev.rangeLock().unlockExclusive(mask, stamps);

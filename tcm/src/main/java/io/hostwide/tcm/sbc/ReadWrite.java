@@ -99,7 +99,7 @@ final class ReadWrite {
             dev.backstore().write(lba, cmd.dataOutWindow(dataOffset, bytes), durable);
         } catch (IOException e) {
             DataPathErrors.LOG.report(dev.name(), "WRITE", lba, bytes / dev.blockSize(), e);
-            return cmd.failWithInformation(SenseReason.WRITE_ERROR, lba);
+            return cmd.failWithInformation(SenseReason.ofWriteFailure(e), lba);
         } finally {
             cmd.restoreDataOut();
             dev.rangeLock().unlockShared(mask, stamps);

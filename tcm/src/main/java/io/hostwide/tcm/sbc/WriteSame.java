@@ -75,7 +75,7 @@ final class WriteSame {
             }
         } catch (IOException e) {
             DataPathErrors.LOG.report(dev.name(), "WRITE SAME", lba, blocks, e);
-            return cmd.failWithInformation(SenseReason.WRITE_ERROR, lba);
+            return cmd.failWithInformation(SenseReason.ofWriteFailure(e), lba);
         } finally {
             dev.rangeLock().unlockShared(mask, stamps);
         }

@@ -20,6 +20,20 @@ public interface Background extends AutoCloseable {
     @Override
     void close();
 
+    /**
+     * Runs a task so that what it throws reaches the thread's uncaught-exception handler: a scheduled executor keeps
+     * it in a future nobody reads, so an OutOfMemoryError in a SANITIZE or an ALUA transition would vanish and leave
+     * the logical unit waiting for an operation that ended (serve's handler exits then; see FatalErrors).
+     */
+    private static void runReportingErrors(Runnable task) {
+        try {
+            task.run();
+        } catch (Throwable e) {
+            Thread t = Thread.currentThread();
+            t.getUncaughtExceptionHandler().uncaughtException(t, e);
+        }
+    }
+
     /** One daemon thread, started on first use and ended after a second idle; {@link System#nanoTime()}. */
     static Background daemon(String name) {
         ScheduledThreadPoolExecutor ex = new ScheduledThreadPoolExecutor(1, r -> {
@@ -33,7 +47,7 @@ public interface Background extends AutoCloseable {
         return new Background() {
             @Override
             public void schedule(Runnable task, long delayNanos) {
-                ex.schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+                ex.schedule(() -> runReportingErrors(task), Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
             }
 
             @Override

@@ -26,6 +26,11 @@ public enum SenseReason {
     /** ACA task attribute: the core does not support ACA (SAM-5 §5.9.1, NormACA = 0). */
     ACA_NOT_SUPPORTED(SenseKey.ILLEGAL_REQUEST, Asc.INVALID_FIELD_IN_CDB),
     WRITE_PROTECTED(SenseKey.DATA_PROTECT, Asc.WRITE_PROTECTED),
+    /**
+     * A thin LU ran out of the resources its writes allocate from (SBC-4 §4.7.3.6): the write is refused, reads and
+     * UNMAP keep working, and a later write succeeds once space was freed.
+     */
+    SPACE_ALLOCATION_FAILED_WRITE_PROTECT(SenseKey.DATA_PROTECT, Asc.SPACE_ALLOCATION_FAILED_WRITE_PROTECT),
     MEDIUM_NOT_PRESENT(SenseKey.NOT_READY, Asc.MEDIUM_NOT_PRESENT),
     NOT_READY_INITIALIZING_COMMAND_REQUIRED(SenseKey.NOT_READY, Asc.LOGICAL_UNIT_NOT_READY_INITIALIZING_COMMAND_REQUIRED),
     NOT_READY_SANITIZE_IN_PROGRESS(SenseKey.NOT_READY, Asc.LOGICAL_UNIT_NOT_READY_SANITIZE_IN_PROGRESS),
@@ -88,4 +93,12 @@ public enum SenseReason {
     public int ascAscq() { return ascAscq; }
 
     public boolean hasSense() { return senseKey >= 0; }
+
+    /**
+     * The answer to a write whose backstore call failed: SPACE ALLOCATION FAILED WRITE PROTECT when the backstore
+     * ran out of space ({@link SpaceAllocationFailedException}), else WRITE ERROR (SBC-4 §4.18).
+     */
+    public static SenseReason ofWriteFailure(java.io.IOException e) {
+        return e instanceof SpaceAllocationFailedException ? SPACE_ALLOCATION_FAILED_WRITE_PROTECT : WRITE_ERROR;
+    }
 }
