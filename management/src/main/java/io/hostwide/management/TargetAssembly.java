@@ -240,7 +240,7 @@ public final class TargetAssembly implements AutoCloseable {
      * The configured budget, or the default for this heap. One larger than the old generation can hold besides
      * the rest of serve is refused: it would let pages run the heap out, the failure the budget exists to prevent.
      */
-    static RamBudget ramBudget(ServeConfig.Limits limits, long heapBytes, long oldGenBytes) {
+    public static RamBudget ramBudget(ServeConfig.Limits limits, long heapBytes, long oldGenBytes) {
         if (limits == null || limits.ramBudget() == null) {
             return new RamBudget(RamBudget.defaultLimit(heapBytes, oldGenBytes));
         }

@@ -1,6 +1,10 @@
 package io.hostwide.cli.serve;
 
 import io.hostwide.cli.CliRun;
+import io.hostwide.management.TargetAssembly;
+import io.hostwide.management.config.ConfigKeyException;
+import io.hostwide.management.config.ServeConfig;
+import io.hostwide.management.config.ServeConfigLoader;
 import io.hostwide.tcm.backstore.RamBackstore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
