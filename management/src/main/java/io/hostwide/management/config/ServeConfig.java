@@ -19,7 +19,8 @@ import java.util.Map;
  *   "backstores": {
  *     "ram0":  { "type": "ram",  "size": "1g", "block_size": 512, "physical_block_size": 4096, "thin": true },
  *     "disk1": { "type": "file", "path": "/srv/disk1.img", "size": "10g", "queue_depth": 32,
- *                "write_cache": true, "direct": false, "removable": false, "write_protect": false }
+ *                "write_cache": true, "direct": false, "removable": false, "write_protect": false },
+ *     "vol1":  { "type": "block", "path": "/dev/zvol/tank/vol1", "direct": true, "thin": true }
  *   },
  *   "targets": [ {
  *     "name": "iqn.2026-12.io.hostwide:target0",
@@ -33,7 +34,10 @@ import java.util.Map;
  * {@code block_size}) is a power-of-two multiple of {@code block_size}, reported as LOGICAL BLOCKS PER PHYSICAL
  * BLOCK EXPONENT (SBC-4 §5.22.2) and used as the unmap granularity. {@code sanitize_rate} (bytes per second,
  * e.g. {@code "128m"}; default: unpaced) is the medium bandwidth a SANITIZE OVERWRITE is paced to, so that an
- * emulated disk's sanitize lasts as a real one's would.
+ * emulated disk's sanitize lasts as a real one's would. A {@code block} backstore takes its size, block sizes,
+ * rotation and write cache mode from the device (sysfs); {@code size} and {@code block_size} may be given as checks
+ * and must then match it; {@code direct} (O_DIRECT) defaults to true; {@code thin} offers UNMAP (as BLKDISCARD)
+ * when the device discards.
  */
 public record ServeConfig(List<String> portals, Session session,
                           @JsonProperty("discovery_auth") Chap discoveryAuth,
