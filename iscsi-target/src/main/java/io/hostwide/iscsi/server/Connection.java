@@ -314,11 +314,15 @@ final class Connection implements LoginEnvironment {
         switch (step.outcome()) {
             case CONTINUE -> { }
             case FAILED -> {
+                server.loginCounters.failed(step.response().statusClass(), step.response().statusDetail());
                 LOG.fine(() -> "login failed: " + step.reason());
                 writer.flush();
                 close("login failed");
             }
-            case FULL_FEATURE -> enterFullFeature(step);
+            case FULL_FEATURE -> {
+                server.loginCounters.succeeded(step.session().discovery());
+                enterFullFeature(step);
+            }
         }
     }
 
@@ -397,6 +401,7 @@ final class Connection implements LoginEnvironment {
         }
         if (ffp == null) {
             if (now - connectedNanos > server.loginTimeoutNanos()) {
+                server.loginCounters.timedOut();
                 close("login not finished in time");
             }
             return;
