@@ -73,7 +73,7 @@ public final class TargetAssembly implements AutoCloseable {
                 Map.of("ram0", new ServeConfig.Backstore("ram", "1g", null, 512, true, null, null, null, null, null,
                         null, null)),
                 List.of(new ServeConfig.Target(DEFAULT_TARGET, null, null,
-                        List.of(new ServeConfig.Lun(0, "ram0")), null)), null);
+                        List.of(new ServeConfig.Lun(0, "ram0")), null)), null, null);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.Map;
  *   "session": { "queue_depth": 128, "nop_in_interval_ms": 15000, "nop_in_timeout_ms": 15000 },
  *   "limits": { "pending_logins": 128, "pending_logins_per_address": 16 },
  *   "discovery_auth": { "user": "disc", "secret": "...", "mutual_user": "...", "mutual_secret": "..." },
+ *   "metrics": { "listen": "127.0.0.1:9465", "compat": "ceph-iscsi" },
  *   "backstores": {
  *     "ram0":  { "type": "ram",  "size": "1g", "block_size": 512, "physical_block_size": 4096, "thin": true },
  *     "disk1": { "type": "file", "path": "/srv/disk1.img", "size": "10g", "queue_depth": 32,
@@ -41,7 +42,16 @@ import java.util.Map;
  */
 public record ServeConfig(List<String> portals, Session session,
                           @JsonProperty("discovery_auth") Chap discoveryAuth,
-                          Map<String, Backstore> backstores, List<Target> targets, Limits limits) {
+                          Map<String, Backstore> backstores, List<Target> targets, Limits limits,
+                          Metrics metrics) {
+
+    /**
+     * Prometheus metrics at {@code http://listen/metrics} (text format 0.0.4): {@code listen} is {@code HOST:PORT}
+     * or a bare {@code PORT} (loopback); beyond loopback it needs {@code --insecure}, since the page names every
+     * target and initiator. {@code compat}: {@code "ceph-iscsi"} adds the Ceph iSCSI gateway's metric names.
+     */
+    public record Metrics(String listen, String compat) {
+    }
 
     /**
      * {@code nop_in_interval_ms}: NOP-In pings on connections silent that long (0 = none; default 15000);

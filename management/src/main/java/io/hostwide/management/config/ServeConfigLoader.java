@@ -197,6 +197,7 @@ public final class ServeConfigLoader {
             checkMillis(w, "session.nop_in_timeout_ms", cfg.session().nopInTimeoutMs(), 1);
         }
         checkLimits(w, cfg.limits());
+        checkMetrics(w, cfg.metrics());
         checkChap(w, "discovery_auth", cfg.discoveryAuth());
         Map<String, ServeConfig.Backstore> stores = cfg.backstores() == null ? Map.of() : cfg.backstores();
         stores.forEach((n, b) -> checkBackstore(w, "backstores." + n, b));
@@ -419,6 +420,19 @@ public final class ServeConfigLoader {
         if (pbs < bs || pbs % bs != 0 || Long.bitCount(pbs / bs) != 1 || pbs / bs > 1 << 15) {
             throw w.error(at + ".physical_block_size", " " + pbs + " must be block_size " + bs
                     + " times a power of two (1 to 32768), e.g. " + Math.max(bs, 4096));
+        }
+    }
+
+    private static void checkMetrics(ConfigPlaces w, ServeConfig.Metrics m) {
+        if (m == null) {
+            return;
+        }
+        if (m.listen() == null) {
+            throw w.error("metrics.listen", " is required (HOST:PORT, or PORT for loopback)");
+        }
+        Portal.parseHttp(w.at("metrics.listen"), m.listen());
+        if (m.compat() != null && !m.compat().equals("ceph-iscsi") && !m.compat().equals("none")) {
+            throw w.error("metrics.compat", " '" + m.compat() + "' is unknown (ceph-iscsi or none)");
         }
     }
 
