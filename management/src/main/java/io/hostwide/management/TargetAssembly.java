@@ -252,8 +252,9 @@ public final class TargetAssembly implements AutoCloseable {
         String at = "backstores." + name;
         BlockBackstore store;
         try {
+            // "direct" left out: O_DIRECT where it works; "direct": true: O_DIRECT or a refusal saying why not
             store = new BlockBackstore(Path.of(b.path()), new BlockBackstore.Options(!Boolean.FALSE.equals(b.direct()),
-                    !Boolean.FALSE.equals(b.thin())));
+                    !Boolean.FALSE.equals(b.thin()), Boolean.TRUE.equals(b.direct())));
         } catch (IOException e) {
             throw new ConfigKeyException(at + ".path", ": cannot open " + b.path() + ": " + ConfigKeyException.reason(e), e);
         } catch (IllegalArgumentException e) { // not a block device (anymore)

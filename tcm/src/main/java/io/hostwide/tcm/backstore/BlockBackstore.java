@@ -18,8 +18,9 @@ import java.util.List;
  * A block device as storage (LIO's iblock): {@code /dev/sdX}, a zvol, an LV, a loop device. What a SCSI initiator
  * should see comes from the kernel ({@link BlockDevice}, sysfs): the capacity, the logical block size (which is
  * this backstore's block size: the device cannot address less), the physical block size, whether it rotates and
- * whether it discards. Data goes through one {@link FileChannel} with positional I/O, O_DIRECT by default (the
- * page cache would only double-buffer what the initiator caches itself, and hide write errors until a flush).
+ * whether it discards. Data goes through one {@link FileChannel} with positional I/O, O_DIRECT by default where the
+ * JDK allows it for the device's block size ({@link #directProblem}; the page cache would only double-buffer what
+ * the initiator caches itself, and hide write errors until a flush).
  *
  * <p>UNMAP and WRITE SAME with UNMAP become {@code BLKDISCARD}, WRITE SAME of zeros {@code BLKZEROOUT} (the device
  * zeroes, no data crosses the bus), both through {@link BlockIoctls} on Java 22+. Linux no longer says whether a
@@ -35,11 +36,16 @@ public final class BlockBackstore implements Backstore {
     /**
      * How a block device is opened.
      *
-     * @param direct  open with O_DIRECT (the default)
-     * @param discard offer UNMAP when the device discards (false: a thick LUN)
+     * @param direct        open with O_DIRECT where the JDK allows it (the default; see {@link #directProblem})
+     * @param discard       offer UNMAP when the device discards (false: a thick LUN)
+     * @param requireDirect refuse the device rather than fall back to the page cache (an explicit "direct": true)
      */
-    public record Options(boolean direct, boolean discard) {
-        public static final Options DEFAULT = new Options(true, true);
+    public record Options(boolean direct, boolean discard, boolean requireDirect) {
+        public static final Options DEFAULT = new Options(true, true, false);
+
+        public Options(boolean direct, boolean discard) {
+            this(direct, discard, false);
+        }
     }
 
     private final BlockDevice device;
@@ -49,6 +55,8 @@ public final class BlockBackstore implements Backstore {
     private final int blockSize;
     private final long blockCount;
     private final boolean unmap;
+    /** Why O_DIRECT was asked for but not used, or null. */
+    private final String directProblem;
 
     public BlockBackstore(Path path, Options options) throws IOException {
         this(BlockDevice.probe(path), options, true);
@@ -66,16 +74,47 @@ public final class BlockBackstore implements Backstore {
         if (blockCount == 0) {
             throw new IOException(device.path() + ": the device is empty (0 bytes)");
         }
+        this.directProblem = options.direct() ? directProblem(device) : null;
+        if (directProblem != null && options.requireDirect()) {
+            throw new IOException(device.path() + ": cannot use O_DIRECT: " + directProblem
+                    + "; leave \"direct\" out to use the page cache");
+        }
+        boolean direct = options.direct() && directProblem == null;
         this.ioctls = nativeIoctls ? NativeLoader.open(device.devNode())
                 : new BlockIoctls.Unavailable("not requested");
         try {
-            this.channel = openChannel(ioctls.sameFile(device.devNode()), options.direct());
+            this.channel = openChannel(ioctls.sameFile(device.devNode()), direct);
         } catch (IOException | RuntimeException e) {
             ioctls.close();
             throw e;
         }
-        this.io = new AlignedIo(channel, options.direct() ? blockSize : 0);
+        this.io = new AlignedIo(channel, direct ? blockSize : 0);
         this.unmap = options.discard() && device.discards() && ioctls.available();
+    }
+
+    /**
+     * Why O_DIRECT through a {@link FileChannel} cannot work on this device, or null when it can. The JDK checks
+     * every O_DIRECT transfer (position, length and buffer address) against the block size of the filesystem the
+     * path lies on, which for a device node is devtmpfs (4096 on x86-64), not the device's own logical block size.
+     * A device with 512-byte logical blocks would then fail every transfer not aligned to 4 KiB, so it runs through
+     * the page cache instead (still correct: SYNCHRONIZE CACHE and FUA fdatasync, which flushes both the page
+     * cache and the device's cache), and {@link #describe()} says why.
+     */
+    static String directProblem(BlockDevice device) {
+        if (FileAccess.DIRECT == null) {
+            return "this Java runtime has no O_DIRECT open option (module jdk.unsupported)";
+        }
+        long jdk;
+        try {
+            jdk = java.nio.file.Files.getFileStore(device.devNode()).getBlockSize();
+        } catch (IOException | UnsupportedOperationException e) {
+            return "the block size the JDK checks O_DIRECT against is unknown (" + e.getMessage() + ")";
+        }
+        if (jdk > device.logicalBlockSize() || device.logicalBlockSize() % jdk != 0) {
+            return "the JDK aligns O_DIRECT transfers to " + jdk + " bytes (the block size of the filesystem holding "
+                    + device.devNode() + "), above the device's " + device.logicalBlockSize() + "-byte logical blocks";
+        }
+        return null;
     }
 
     private FileChannel openChannel(Path via, boolean direct) throws IOException {
@@ -89,6 +128,9 @@ public final class BlockBackstore implements Backstore {
         }
         return FileChannel.open(via, o.toArray(OpenOption[]::new));
     }
+
+    /** True when the data channel uses O_DIRECT. */
+    public boolean direct() { return io.alignment() != 0; }
 
     /** What sysfs said when the device was opened. */
     public BlockDevice device() { return device; }
@@ -157,7 +199,8 @@ public final class BlockBackstore implements Backstore {
                 + " " + blockCount * blockSize + " bytes, " + blockSize + "/" + device.physicalBlockSize()
                 + "-byte blocks, " + (device.rotational() ? "rotational" : "non-rotational")
                 + (unmap ? ", UNMAP discards" : ", no UNMAP" + (device.discards() ? " (" + ioctls.describe() + ")" : ""))
-                + (io.alignment() != 0 ? ", O_DIRECT" : "");
+                + (io.alignment() != 0 ? ", O_DIRECT" : directProblem != null ? ", page cache (no O_DIRECT: "
+                + directProblem + ")" : ", page cache");
     }
 
     @Override
