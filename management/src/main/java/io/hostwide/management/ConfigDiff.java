@@ -42,6 +42,9 @@ final class ConfigDiff {
         if (!Objects.equals(before.discoveryAuth(), after.discoveryAuth())) {
             restart.add("discovery_auth");
         }
+        if (!Objects.equals(before.metrics(), after.metrics())) { // the HTTP listener is bound once, at startup
+            restart.add("metrics");
+        }
         Map<String, ServeConfig.Target> was = byName(before.targets());
         Map<String, ServeConfig.Target> now = byName(after.targets());
         if (!was.keySet().equals(now.keySet())) {

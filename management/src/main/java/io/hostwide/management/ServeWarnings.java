@@ -40,6 +40,27 @@ public final class ServeWarnings {
         }
     }
 
+    /**
+     * The same rule for the metrics page: it has no authentication and names every target, initiator and LUN, so
+     * beyond loopback it needs the explicit opt-out too (or, better, a loopback address behind a proxy that
+     * authenticates).
+     */
+    public static void refuseOpenMetrics(Portal metrics, boolean insecure) {
+        if (metrics != null && !insecure && !metrics.isLoopback()) {
+            throw new IllegalArgumentException("refusing to serve metrics on " + metrics + ": /metrics has no "
+                    + "authentication and names every target and initiator; use a loopback address (scraped "
+                    + "locally or through an authenticating proxy), or pass --insecure");
+        }
+    }
+
+    /** Said at every start while metrics are served beyond loopback (only possible with --insecure). */
+    public static List<String> ofMetrics(Portal metrics) {
+        if (metrics == null || metrics.isLoopback()) {
+            return List.of();
+        }
+        return List.of("metrics on " + metrics + " are readable by anyone who can connect (no authentication)");
+    }
+
     public static List<String> of(ServeConfig cfg, List<Portal> portals, boolean insecure, Path configFile) {
         List<String> out = new ArrayList<>();
         List<String> exposed = exposed(portals);

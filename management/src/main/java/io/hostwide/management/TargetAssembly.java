@@ -9,6 +9,8 @@ import io.hostwide.iscsi.login.ChapPolicy;
 import io.hostwide.iscsi.login.ChapSecret;
 import io.hostwide.iscsi.server.IscsiTargetServer;
 import io.hostwide.tcm.TargetCore;
+import io.hostwide.tcm.backstore.BlockBackstore;
+import io.hostwide.tcm.backstore.BlockDevice;
 import io.hostwide.tcm.backstore.FileBackstore;
 import io.hostwide.tcm.backstore.NullBackstore;
 import io.hostwide.tcm.backstore.RamBackstore;
@@ -77,7 +79,7 @@ public final class TargetAssembly implements AutoCloseable {
                 Map.of("ram0", new ServeConfig.Backstore("ram", "1g", null, 512, true, null, null, null, null, null,
                         null, null)),
                 List.of(new ServeConfig.Target(DEFAULT_TARGET, null, null,
-                        List.of(new ServeConfig.Lun(0, "ram0")), null)), null);
+                        List.of(new ServeConfig.Lun(0, "ram0")), null)), null, null);
     }
 
     /**
@@ -280,8 +282,53 @@ public final class TargetAssembly implements AutoCloseable {
                     throw new ConfigKeyException("backstores." + name, ": " + e.getMessage(), e);
                 }
             }
+            case "block" -> openBlock(name, b);
             default -> throw new IllegalArgumentException("backstores." + name + ".type '" + b.type() + "' is unknown");
         };
+    }
+
+    /**
+     * A block device: its size and logical block size are the device's; {@code size} and {@code block_size}, when
+     * given, are checks that the path names the device meant (a config written for one disk never exports another
+     * of a different size unnoticed).
+     */
+    private static Backstore openBlock(String name, ServeConfig.Backstore b) {
+        String at = "backstores." + name;
+        BlockBackstore store;
+        try {
+            // "direct" left out: O_DIRECT where it works; "direct": true: O_DIRECT or a refusal saying why not
+            store = new BlockBackstore(Path.of(b.path()), new BlockBackstore.Options(!Boolean.FALSE.equals(b.direct()),
+                    !Boolean.FALSE.equals(b.thin()), Boolean.TRUE.equals(b.direct())));
+        } catch (IOException e) {
+            throw new ConfigKeyException(at + ".path", ": cannot open " + b.path() + ": " + ConfigKeyException.reason(e), e);
+        } catch (IllegalArgumentException e) { // not a block device (anymore)
+            throw new ConfigKeyException(at + ".path", ": " + e.getMessage(), e);
+        }
+        long bytes = store.blockCount() * store.blockSize();
+        String mismatch = null;
+        String key = null;
+        if (b.size() != null && Sizes.parseBytes(at + ".size", b.size()) != bytes) {
+            key = ".size";
+            mismatch = " " + b.size() + " does not match the device: " + b.path() + " has " + bytes
+                    + " bytes (leave \"size\" out to take the device's)";
+        } else if (b.blockSize() != null && b.blockSize() != store.blockSize()) {
+            key = ".block_size";
+            mismatch = " " + b.blockSize() + " does not match the device's logical block size " + store.blockSize()
+                    + " (leave \"block_size\" out to take the device's)";
+        }
+        if (mismatch != null) {
+            closeQuietly(store);
+            throw new ConfigKeyException(at + key, mismatch, null);
+        }
+        return store;
+    }
+
+    private static void closeQuietly(Backstore store) {
+        try {
+            store.close();
+        } catch (IOException e) {
+            // refused anyway; the open error is what the operator needs
+        }
     }
 
     private static DeviceAttributes attributes(String name, ServeConfig.Backstore b, Backstore store) {
@@ -290,9 +337,22 @@ public final class TargetAssembly implements AutoCloseable {
                 .removable(Boolean.TRUE.equals(b.removable()))
                 .writeProtect(Boolean.TRUE.equals(b.writeProtect()))
                 .nonRotational(true);
+        if (store instanceof BlockBackstore blk) { // what the kernel says, unless configured otherwise below
+            BlockDevice dev = blk.device();
+            a.nonRotational(!dev.rotational())
+                    .logicalBlocksPerPhysicalBlockExponent(
+                            Integer.numberOfTrailingZeros(dev.physicalBlockSize() / dev.logicalBlockSize()))
+                    .writeCacheEnabled(dev.writeBack())
+                    .unmapGranularity(blk.unmapGranularityBlocks());
+        }
         if (b.physicalBlockSize() != null) { // checked by ServeConfigLoader: block_size times a power of two
-            int bs = b.blockSize() == null ? 512 : b.blockSize();
-            a.logicalBlocksPerPhysicalBlockExponent(Integer.numberOfTrailingZeros(b.physicalBlockSize() / bs));
+            int bs = store.blockSize(); // a block device's own logical block size, which the loader cannot know
+            int pbs = b.physicalBlockSize();
+            if (pbs < bs || pbs % bs != 0 || Integer.bitCount(pbs / bs) != 1) {
+                throw new ConfigKeyException("backstores." + name + ".physical_block_size", " " + pbs
+                        + " must be the device's logical block size " + bs + " times a power of two", null);
+            }
+            a.logicalBlocksPerPhysicalBlockExponent(Integer.numberOfTrailingZeros(pbs / bs));
         }
         if (b.sanitizeRate() != null) {
             a.sanitizeRate(Sizes.parseBytes("backstores." + name + ".sanitize_rate", b.sanitizeRate()));

@@ -38,4 +38,34 @@ class DeviceStatsTest {
             assertThat(s.reads().latency().percentile(100)).isPositive();
         }
     }
+
+    /** The same command feeds its device, the LUN it came through and its I_T_L nexus, once each. */
+    @Test
+    void theLunAndTheNexusCountWhatTheDeviceCounts() {
+        try (Harness h = new Harness()) {
+            assertThat(h.out(Harness.write10(0, 2), Harness.pattern(2 * BLOCK, 1)).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(BLOCKS, 1), BLOCK).status()).isEqualTo(ScsiStatus.CHECK_CONDITION);
+            DeviceStats.Snapshot dev = h.device.stats().snapshot();
+            for (DeviceStats.Snapshot s : new DeviceStats.Snapshot[] {h.port.lun(0).stats().snapshot(),
+                h.session.lookup(0).stats().snapshot()}) {
+                assertThat(s.writes().ops()).isEqualTo(dev.writes().ops()).isEqualTo(1);
+                assertThat(s.writes().bytes()).isEqualTo(2 * BLOCK);
+                assertThat(s.reads().ops()).isEqualTo(1);
+                assertThat(s.errors()).isEqualTo(dev.errors()).isEqualTo(1);
+                assertThat(s.writes().latency().sumNanos()).isPositive();
+                assertThat(s.taskSetFull()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void taskSetFullIsAnErrorCountedApart() {
+        DeviceStats stats = new DeviceStats();
+        stats.record(DeviceStats.Kind.WRITE, 0, 1_000, ScsiStatus.TASK_SET_FULL, false);
+        stats.record(DeviceStats.Kind.READ, 0, 1_000, ScsiStatus.CHECK_CONDITION, false);
+        stats.record(DeviceStats.Kind.READ, 512, 1_000, ScsiStatus.GOOD, false);
+        DeviceStats.Snapshot s = stats.snapshot();
+        assertThat(s.errors()).isEqualTo(2);
+        assertThat(s.taskSetFull()).isEqualTo(1);
+    }
 }

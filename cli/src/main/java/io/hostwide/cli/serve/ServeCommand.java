@@ -5,6 +5,8 @@ import io.hostwide.management.ServeWarnings;
 import io.hostwide.management.MemoryBudget;
 import io.hostwide.management.Admin;
 import io.hostwide.management.AdminSocket;
+import io.hostwide.management.metrics.MetricsServer;
+import io.hostwide.management.metrics.ServeMetrics;
 import io.hostwide.management.util.Sizes;
 
 import io.hostwide.management.config.ServeConfig;
@@ -70,8 +72,19 @@ public final class ServeCommand implements Callable<Integer> {
     String memory;
 
     @Option(names = "--insecure",
-            description = "Allow listening on a non-loopback address for targets without CHAP")
+            description = "Allow listening on a non-loopback address for targets without CHAP, and serving metrics "
+                    + "beyond loopback")
     boolean insecure;
+
+    @Option(names = "--metrics", paramLabel = "HOST:PORT",
+            description = "Serve Prometheus metrics at http://HOST:PORT/metrics (a bare PORT means 127.0.0.1; "
+                    + "default: the config's \"metrics\", else none). Beyond loopback only with --insecure")
+    String metrics;
+
+    @Option(names = "--metrics-compat", paramLabel = "NAMES",
+            description = "Also export other products' metric names: ceph-iscsi (Ceph iSCSI gateway dashboards) "
+                    + "or none (default: the config's, else none)")
+    String metricsCompat;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -91,8 +104,12 @@ public final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--poll-us: " + pollMicros + " is out of range (0..10000)");
         }
         ServeWarnings.refuseOpenExposure(cfg, portals, insecure);
+        Portal metricsAt = metricsPortal(cfg);
+        ServeMetrics.Compat compat = metricsCompat(cfg);
+        ServeWarnings.refuseOpenMetrics(metricsAt, insecure);
         List<String> warnings = new ArrayList<>(loaded == null ? List.of() : loaded.warnings());
         warnings.addAll(ServeWarnings.of(cfg, portals, insecure, config));
+        warnings.addAll(ServeWarnings.ofMetrics(metricsAt));
         budget = memoryBudget(MemoryBudget.Limits.ofThisJvm(), warnings);
         if (budget != null) {
             String ramBudget = cfg.limits() == null ? null : cfg.limits().ramBudget();
@@ -122,7 +139,13 @@ public final class ServeCommand implements Callable<Integer> {
             Admin admin = new Admin(assembly, config, budget);
             Path socket = adminSocket != null ? adminSocket
                     : AdminSocket.defaultPath(assembly.boundAddresses().get(0).getPort());
-            try (AdminSocket socketServer = AdminSocket.open(socket, admin::handle)) {
+            try (MetricsServer metricsServer = startMetrics(metricsAt, compat, assembly);
+                 AdminSocket socketServer = AdminSocket.open(socket, admin::handle)) {
+                if (metricsServer != null) {
+                    InetSocketAddress m = metricsServer.address();
+                    out.println("hostwide serve: metrics on http://" + join(List.of(m)) + "/metrics"
+                            + (compat == ServeMetrics.Compat.CEPH_ISCSI ? " (with ceph-iscsi names)" : ""));
+                }
                 out.println("hostwide serve: listening on " + join(assembly.boundAddresses())
                         + "; admin socket " + socketServer.path() + " (Ctrl-C stops, SIGHUP reloads --config)");
                 out.flush();
@@ -172,6 +195,49 @@ public final class ServeCommand implements Callable<Integer> {
             return b;
         }
         return null;
+    }
+
+    /** {@code --metrics}, else the config's {@code metrics.listen}, else none. */
+    private Portal metricsPortal(ServeConfig cfg) {
+        if (metrics != null) {
+            return Portal.parseHttp("--metrics", metrics);
+        }
+        if (cfg.metrics() != null && cfg.metrics().listen() != null) {
+            return Portal.parseHttp("--config metrics.listen", cfg.metrics().listen());
+        }
+        return null;
+    }
+
+    private ServeMetrics.Compat metricsCompat(ServeConfig cfg) {
+        if (metricsCompat != null) {
+            return ServeMetrics.Compat.parse("--metrics-compat", metricsCompat);
+        }
+        if (cfg.metrics() != null && cfg.metrics().compat() != null) {
+            return ServeMetrics.Compat.parse("--config metrics.compat", cfg.metrics().compat());
+        }
+        return ServeMetrics.Compat.NONE;
+    }
+
+    private static MetricsServer startMetrics(Portal at, ServeMetrics.Compat compat, TargetAssembly assembly)
+            throws java.io.IOException {
+        if (at == null) {
+            return null;
+        }
+        ServeMetrics m = new ServeMetrics(assembly.core(), assembly.server(), compat, hostName());
+        try {
+            return MetricsServer.start(at.resolve(), m::scrape);
+        } catch (BindException e) {
+            throw new IllegalArgumentException("--metrics: cannot listen on " + at + ": " + e.getMessage());
+        }
+    }
+
+    /** Ceph's gw_name: this host's name. */
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
+        }
     }
 
     private List<Portal> portals(ServeConfig cfg) {

@@ -85,6 +85,9 @@ class ReloadTest {
             String limits = BASE.replaceFirst("\\{", "{ \"limits\": { \"pending_logins\": 4 },");
             assertThatThrownBy(() -> a.reload(cfg(limits)))
                     .hasMessage("reload refused, nothing changed: limits can only change with a restart");
+            String metrics = BASE.replaceFirst("\\{", "{ \"metrics\": { \"listen\": \"9999\" },");
+            assertThatThrownBy(() -> a.reload(cfg(metrics)))
+                    .hasMessage("reload refused, nothing changed: metrics can only change with a restart");
         }
     }
 

@@ -316,11 +316,15 @@ final class Connection implements LoginEnvironment {
         switch (step.outcome()) {
             case CONTINUE -> { }
             case FAILED -> {
+                server.loginCounters.failed(step.response().statusClass(), step.response().statusDetail());
                 LOG.fine(() -> "login failed: " + step.reason());
                 writer.flush();
                 close("login failed");
             }
-            case FULL_FEATURE -> enterFullFeature(step);
+            case FULL_FEATURE -> {
+                server.loginCounters.succeeded(step.session().discovery());
+                enterFullFeature(step);
+            }
         }
     }
 
@@ -399,6 +403,7 @@ final class Connection implements LoginEnvironment {
         }
         if (ffp == null) {
             if (now - connectedNanos > server.loginTimeoutNanos()) {
+                server.loginCounters.timedOut();
                 close("login not finished in time");
             }
             return;

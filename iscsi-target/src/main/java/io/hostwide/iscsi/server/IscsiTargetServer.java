@@ -61,6 +61,7 @@ public final class IscsiTargetServer implements AutoCloseable {
     /** Both buffers of every connection before the full feature phase; never more than the gate admits. */
     final BufferPool loginPool;
     final LoginGate loginGate;
+    final LoginCounters loginCounters = new LoginCounters();
     private final List<ServerSocketChannel> listeners = new ArrayList<>();
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
@@ -262,6 +263,11 @@ public final class IscsiTargetServer implements AutoCloseable {
      * those refused so far because the overall or the per-address cap on the latter was reached.
      */
     public record ConnectionCounts(int open, int pendingLogins, long refusedOverall, long refusedPerAddress) {
+    }
+
+    /** How logins ended since the server started (metrics). */
+    public LoginCounters loginCounters() {
+        return loginCounters;
     }
 
     public ConnectionCounts connectionCounts() {

@@ -61,6 +61,27 @@ class ServerLoopbackTest {
         }
     }
 
+    /** Metrics count each login once by how it ended: a discovery login, a normal one, one for a missing target. */
+    @Test
+    void loginsAreCountedByOutcome() throws Exception {
+        LoginCounters c = server.loginCounters();
+        try (TestInitiator i = new TestInitiator(server.boundAddresses().get(0))) {
+            assertThat(i.login(null).statusClass()).isZero();
+        }
+        try (TestInitiator i = new TestInitiator(server.boundAddresses().get(0))) {
+            assertThat(i.login(TARGET).statusClass()).isZero();
+        }
+        try (TestInitiator i = new TestInitiator(server.boundAddresses().get(0))) {
+            assertThat(i.login("iqn.2026-12.io.hostwide:nobody").statusClass()).isEqualTo(2);
+        }
+        // counted before the response is sent (success) or before the connection closes (failure)
+        assertThat(c.discoveryLogins()).isEqualTo(1);
+        assertThat(c.normalLogins()).isEqualTo(1);
+        assertThat(c.failures().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
+        assertThat(c.failures().get("not_found") + c.failures().get("target_removed")).isEqualTo(1);
+        assertThat(c.failures()).containsEntry("timeout", 0L).containsKey("authentication_failure");
+    }
+
     /** The first command of a new I_T nexus reports the power-on unit attention (SAM-5 §5.14); clear it. */
     static void clearUnitAttention(TestInitiator i) throws Exception {
         i.send(new ScsiCommand(false, true, false, false, 1, 0, 99, 0, i.cmdSn++, i.expStatSn, cdb(0), -1, null));

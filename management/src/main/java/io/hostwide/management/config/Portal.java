@@ -50,6 +50,22 @@ public record Portal(String host, int port) {
         return new Portal(host, p);
     }
 
+    /**
+     * An HTTP listening address ({@code --metrics}): {@code HOST:PORT}, {@code [v6]:PORT}, or a bare {@code PORT}
+     * meaning loopback (127.0.0.1). The port is required: there is no iSCSI default to fall back to.
+     */
+    public static Portal parseHttp(String what, String text) {
+        String s = text.trim();
+        if (!s.isEmpty() && s.chars().allMatch(Character::isDigit)) {
+            s = "127.0.0.1:" + s;
+        }
+        boolean hasPort = s.startsWith("[") ? s.indexOf("]:") > 0 : s.indexOf(':') > 0;
+        if (!hasPort) {
+            throw new IllegalArgumentException(what + ": '" + text + "' needs a port (HOST:PORT, or PORT for loopback)");
+        }
+        return parse(what, s);
+    }
+
     public InetSocketAddress resolve() {
         try {
             return new InetSocketAddress(InetAddress.getByName(host), port);

@@ -16,10 +16,12 @@ import java.util.Map;
  *   "session": { "queue_depth": 128, "nop_in_interval_ms": 15000, "nop_in_timeout_ms": 15000 },
  *   "limits": { "pending_logins": 128, "pending_logins_per_address": 16, "ram_budget": "1g" },
  *   "discovery_auth": { "user": "disc", "secret": "...", "mutual_user": "...", "mutual_secret": "..." },
+ *   "metrics": { "listen": "127.0.0.1:9465", "compat": "ceph-iscsi" },
  *   "backstores": {
  *     "ram0":  { "type": "ram",  "size": "1g", "block_size": 512, "physical_block_size": 4096, "thin": true },
  *     "disk1": { "type": "file", "path": "/srv/disk1.img", "size": "10g", "queue_depth": 32,
- *                "write_cache": true, "direct": false, "removable": false, "write_protect": false }
+ *                "write_cache": true, "direct": false, "removable": false, "write_protect": false },
+ *     "vol1":  { "type": "block", "path": "/dev/zvol/tank/vol1", "direct": true, "thin": true }
  *   },
  *   "targets": [ {
  *     "name": "iqn.2026-12.io.hostwide:target0",
@@ -33,11 +35,23 @@ import java.util.Map;
  * {@code block_size}) is a power-of-two multiple of {@code block_size}, reported as LOGICAL BLOCKS PER PHYSICAL
  * BLOCK EXPONENT (SBC-4 §5.22.2) and used as the unmap granularity. {@code sanitize_rate} (bytes per second,
  * e.g. {@code "128m"}; default: unpaced) is the medium bandwidth a SANITIZE OVERWRITE is paced to, so that an
- * emulated disk's sanitize lasts as a real one's would.
+ * emulated disk's sanitize lasts as a real one's would. A {@code block} backstore takes its size, block sizes,
+ * rotation and write cache mode from the device (sysfs); {@code size} and {@code block_size} may be given as checks
+ * and must then match it; {@code direct} (O_DIRECT) defaults to true; {@code thin} offers UNMAP (as BLKDISCARD)
+ * when the device discards.
  */
 public record ServeConfig(List<String> portals, Session session,
                           @JsonProperty("discovery_auth") Chap discoveryAuth,
-                          Map<String, Backstore> backstores, List<Target> targets, Limits limits) {
+                          Map<String, Backstore> backstores, List<Target> targets, Limits limits,
+                          Metrics metrics) {
+
+    /**
+     * Prometheus metrics at {@code http://listen/metrics} (text format 0.0.4): {@code listen} is {@code HOST:PORT}
+     * or a bare {@code PORT} (loopback); beyond loopback it needs {@code --insecure}, since the page names every
+     * target and initiator. {@code compat}: {@code "ceph-iscsi"} adds the Ceph iSCSI gateway's metric names.
+     */
+    public record Metrics(String listen, String compat) {
+    }
 
     /**
      * {@code nop_in_interval_ms}: NOP-In pings on connections silent that long (0 = none; default 15000);

@@ -219,6 +219,7 @@ public final class ServeConfigLoader {
             checkMillis(w, "session.nop_in_timeout_ms", cfg.session().nopInTimeoutMs(), 1);
         }
         checkLimits(w, cfg.limits());
+        checkMetrics(w, cfg.metrics());
         checkChap(w, "discovery_auth", cfg.discoveryAuth());
         Map<String, ServeConfig.Backstore> stores = cfg.backstores() == null ? Map.of() : cfg.backstores();
         stores.forEach((n, b) -> checkBackstore(w, "backstores." + n, b));
@@ -319,15 +320,15 @@ public final class ServeConfigLoader {
 
     private static void checkBackstore(ConfigPlaces w, String at, ServeConfig.Backstore b) {
         if (b == null || b.type() == null) {
-            throw w.error(at + ".type", " is required (ram, file or null)");
+            throw w.error(at + ".type", " is required (ram, file, block or null)");
         }
         switch (b.type()) {
             case "ram", "null" -> {
                 if (b.path() != null) {
-                    throw w.error(at + ".path", " only applies to file backstores");
+                    throw w.error(at + ".path", " only applies to file and block backstores");
                 }
                 if (b.direct() != null) {
-                    throw w.error(at + ".direct", " (O_DIRECT) only applies to file backstores");
+                    throw w.error(at + ".direct", " (O_DIRECT) only applies to file and block backstores");
                 }
             }
             case "file" -> {
@@ -336,12 +337,18 @@ public final class ServeConfigLoader {
                 }
                 checkFilePath(w, at + ".path", b.path());
             }
-            default -> throw w.error(at + ".type", " '" + b.type() + "' is unknown (ram, file or null)");
+            case "block" -> {
+                if (b.path() == null || b.path().isBlank()) {
+                    throw w.error(at + ".path", " is required for a block backstore (e.g. \"/dev/sdb\")");
+                }
+                checkBlockPath(w, at + ".path", b.path());
+            }
+            default -> throw w.error(at + ".type", " '" + b.type() + "' is unknown (ram, file, block or null)");
         }
         if (b.size() != null && Sizes.parseBytes(w.at(at + ".size"), b.size()) <= 0) {
             throw w.error(at + ".size", " must be positive");
         }
-        if (b.size() == null && !"file".equals(b.type())) {
+        if (b.size() == null && !"file".equals(b.type()) && !"block".equals(b.type())) {
             throw w.error(at + ".size", " is required for a " + b.type() + " backstore");
         }
         if (b.blockSize() != null && !(b.blockSize() == 512 || b.blockSize() == 1024
@@ -392,6 +399,42 @@ public final class ServeConfigLoader {
         }
     }
 
+    /**
+     * A block backstore's path names an existing block device (symlinks followed) that serve may read and write.
+     * Whether it is mounted or otherwise held is found when it is opened (exclusively), with this key in the message.
+     */
+    private static void checkBlockPath(ConfigPlaces w, String key, String text) {
+        Path p;
+        try {
+            p = Path.of(text);
+        } catch (InvalidPathException e) {
+            throw w.error(key, " '" + text + "' is not a valid path: " + e.getReason());
+        }
+        if (!Files.exists(p)) {
+            throw w.error(key, " " + text + " does not exist");
+        }
+        if (!isBlockDevice(p)) {
+            String what = Files.isDirectory(p) ? "a directory" : Files.isRegularFile(p)
+                    ? "a regular file (use \"type\": \"file\" for image files)" : "not a block device";
+            throw w.error(key, " " + text + " is " + what);
+        }
+        if (!Files.isReadable(p) || !Files.isWritable(p)) {
+            throw w.error(key, " " + text + " is not readable and writable by this user");
+        }
+    }
+
+    /**
+     * S_ISBLK of the node a path leads to (the format package reads files, it opens no device: the backstore's
+     * own probe, at assembly, reads sysfs).
+     */
+    private static boolean isBlockDevice(Path p) {
+        try {
+            return (((Integer) Files.getAttribute(p, "unix:mode")) & 0170000) == 0060000;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
+            return false;
+        }
+    }
+
     /** SBC-4 §5.22.2: 2^LBPPBE logical blocks per physical block, the exponent being a 4-bit field. */
     private static void checkPhysicalBlockSize(ConfigPlaces w, String at, ServeConfig.Backstore b) {
         if (b.physicalBlockSize() == null) {
@@ -402,6 +445,19 @@ public final class ServeConfigLoader {
         if (pbs < bs || pbs % bs != 0 || Long.bitCount(pbs / bs) != 1 || pbs / bs > 1 << 15) {
             throw w.error(at + ".physical_block_size", " " + pbs + " must be block_size " + bs
                     + " times a power of two (1 to 32768), e.g. " + Math.max(bs, 4096));
+        }
+    }
+
+    private static void checkMetrics(ConfigPlaces w, ServeConfig.Metrics m) {
+        if (m == null) {
+            return;
+        }
+        if (m.listen() == null) {
+            throw w.error("metrics.listen", " is required (HOST:PORT, or PORT for loopback)");
+        }
+        Portal.parseHttp(w.at("metrics.listen"), m.listen());
+        if (m.compat() != null && !m.compat().equals("ceph-iscsi") && !m.compat().equals("none")) {
+            throw w.error("metrics.compat", " '" + m.compat() + "' is unknown (ceph-iscsi or none)");
         }
     }
 

@@ -85,34 +85,12 @@ public final class ConfigFiles {
         try {
             LioImport.Result r = LioImport.convert(places, root);
             ConfigPlaces renamed = places.renamed(r.sourceKey());
-            try {
-                ServeConfigLoader.checked(renamed, r.config());
-            } catch (IllegalArgumentException e) {
-                throw unsupportedBlock(renamed, r.config(), e);
-            }
+            ServeConfigLoader.checked(renamed, r.config());
             return new Loaded(r.config(), ConfigFormat.LIO, r.warnings(), renamed, r.hostwide());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + " (read as " + ConfigFormat.LIO.title()
                     + " because of " + detected.because() + ")", e);
         }
-    }
-
-    /**
-     * The loader's refusal of a backstore type it does not know, for a block device: said as what it is, a build
-     * without the block backstore. Any other problem passes unchanged.
-     */
-    private static IllegalArgumentException unsupportedBlock(ConfigPlaces places, ServeConfig cfg,
-                                                             IllegalArgumentException e) {
-        if (cfg.backstores() != null && e.getMessage() != null && e.getMessage().contains("'block' is unknown")) {
-            for (Map.Entry<String, ServeConfig.Backstore> b : cfg.backstores().entrySet()) {
-                if ("block".equals(b.getValue().type())) {
-                    return new IllegalArgumentException(places.at("backstores." + b.getKey() + ".type")
-                            + ": block backstores (LIO's plugin block, " + b.getValue().path()
-                            + ") are not supported by this build of hostwide", e);
-                }
-            }
-        }
-        return e;
     }
 
     /** Binds a hostwide-format tree (built by the importer) as the loader would. */

@@ -308,6 +308,9 @@ public final class LioExport {
         if (l != null && (l.pendingLogins() != null || l.pendingLoginsPerAddress() != null)) {
             warnings.add("limits: LIO has no cap on connections before login; not exported");
         }
+        if (cfg.metrics() != null) {
+            warnings.add("metrics: LIO has no metrics listener; not exported");
+        }
         if (l != null && l.ramBudget() != null) {
             warnings.add("limits.ram_budget=" + l.ramBudget() + ": LIO's ramdisks have no shared budget; not exported");
         }

@@ -79,7 +79,7 @@ class ServeConfigLoaderTest {
         ServeConfig cfg = ServeConfigLoader.parse("c", GOOD.replace("\"block_size\": 4096", "\"block_size\": 4096, \"direct\": true"));
         assertThat(cfg.backstores().get("disk").direct()).isTrue();
         assertThatThrownBy(() -> ServeConfigLoader.parse("c", GOOD.replace("\"thin\": true", "\"thin\": true, \"direct\": true")))
-                .hasMessage("c line 5: backstores.ram0.direct (O_DIRECT) only applies to file backstores");
+                .hasMessage("c line 5: backstores.ram0.direct (O_DIRECT) only applies to file and block backstores");
     }
 
     /**

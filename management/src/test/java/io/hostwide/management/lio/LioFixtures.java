@@ -37,6 +37,6 @@ final class LioFixtures {
                 : new ServeConfig.Session(c.session().queueDepth() == null ? 128 : c.session().queueDepth(),
                 c.session().nopInIntervalMs(), c.session().nopInTimeoutMs());
         return new ServeConfig(c.portals(), s, c.discoveryAuth(), stores,
-                c.targets() == null ? List.of() : c.targets(), c.limits());
+                c.targets() == null ? List.of() : c.targets(), c.limits(), c.metrics());
     }
 }

@@ -142,7 +142,7 @@ class LioRoundTripTest {
                 Map.of("d", new ServeConfig.Backstore("file", "1g", "/srv/d.img", 4096, true, null, null, true, true,
                         false, 16384, "128m")),
                 List.of(new ServeConfig.Target("iqn.2026-12.io.hostwide:t", null, null,
-                        List.of(new ServeConfig.Lun(0, "d")), null)), new ServeConfig.Limits(64, null, null));
+                        List.of(new ServeConfig.Lun(0, "d")), null)), new ServeConfig.Limits(64, null, null), null);
         List<String> w = LioExport.convert(cfg).warnings();
         assertEquals(List.of(
                 "backstores.d.direct=true: no LIO equivalent, not exported",
@@ -157,7 +157,7 @@ class LioRoundTripTest {
     @Test
     void ipv6PortalsKeepRtslibsBrackets() {
         ServeConfig cfg = new ServeConfig(List.of("[::1]:3260", "127.0.0.1:3261"), null, null, Map.of(), List.of(
-                new ServeConfig.Target("iqn.2026-12.io.hostwide:t", null, null, List.of(), null)), null);
+                new ServeConfig.Target("iqn.2026-12.io.hostwide:t", null, null, List.of(), null)), null, null);
         String text = LioExport.convert(cfg).text();
         assertTrue(text.contains("\"ip_address\": \"[::1]\""), text);
         assertEquals(List.of("[::1]:3260", "127.0.0.1:3261"), in("x.json", text).config().portals());
@@ -168,7 +168,7 @@ class LioRoundTripTest {
     void theTextIsLaidOutAsRtslibWritesIt() {
         ServeConfig cfg = new ServeConfig(List.of("127.0.0.1:3260"), null, null,
                 Map.of("r", new ServeConfig.Backstore("null", "1m", null, null, null, null, null, null, null, null,
-                        null, null)), List.of(), null);
+                        null, null)), List.of(), null, null);
         String text = LioExport.convert(cfg).text();
         assertTrue(text.startsWith("{\n  \"fabric_modules\": [],\n  \"storage_objects\": [\n    {\n"
                 + "      \"alua_tpgs\": [],\n      \"attributes\": {\n        \"block_size\": 512,\n"), text);

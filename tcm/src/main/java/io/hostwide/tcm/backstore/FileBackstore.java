@@ -23,13 +23,10 @@ import java.nio.file.Path;
  * for anyway (SANITIZE) is written as zeros.
  *
  * <p>O_DIRECT ({@link Options#direct()}): the page cache is bypassed; positions and lengths must be multiples of
- * the filesystem block size, so the logical block size must be one too. Heap buffers are staged by the JDK;
- * direct buffers that are not aligned are staged here through a per-thread aligned buffer.
+ * the filesystem block size, so the logical block size must be one too; {@link AlignedIo} bounces direct buffers
+ * that are not aligned.
  */
 public final class FileBackstore implements Backstore {
-    /** Largest staging buffer for unaligned direct buffers under O_DIRECT. */
-    private static final int BOUNCE_BYTES = 1 << 20;
-
     /**
      * How a file backstore is opened.
      *
@@ -55,9 +52,9 @@ public final class FileBackstore implements Backstore {
     private final boolean thin;
     /** O_DIRECT alignment in bytes, 0 without O_DIRECT. */
     private final int alignment;
+    private final AlignedIo io;
     /** Bytes in which holes are punched: the filesystem block, at least one logical block. */
     private final int punchGranularity;
-    private final ThreadLocal<ByteBuffer> bounce;
 
     /**
      * Opens (creating if absent) a file of {@code sizeBytes} (extended sparsely); an existing larger file keeps its
@@ -103,9 +100,7 @@ public final class FileBackstore implements Backstore {
             file.close();
             throw e;
         }
-        this.bounce = alignment == 0 ? null
-                : ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(BOUNCE_BYTES + alignment).alignedSlice(alignment)
-                        .limit(BOUNCE_BYTES).slice());
+        this.io = new AlignedIo(channel, alignment);
     }
 
     /** Extends the file to {@code sizeBytes} when shorter (sparsely where the filesystem allows); the size in use. */
@@ -155,64 +150,14 @@ public final class FileBackstore implements Backstore {
     public int unmapGranularityBlocks() { return deallocates() ? punchGranularity / blockSize : 1; }
 
     @Override
-    public void read(long lba, ByteBuffer dst) throws IOException {
-        long pos = lba * blockSize;
-        if (alignment == 0 || directReady(dst)) {
-            readFully(pos, dst);
-            return;
-        }
-        ByteBuffer b = bounce.get();
-        while (dst.hasRemaining()) {
-            int n = Math.min(dst.remaining(), b.capacity());
-            b.clear().limit(n);
-            readFully(pos, b);
-            dst.put(b.flip());
-            pos += n;
-        }
-    }
-
-    private void readFully(long pos, ByteBuffer dst) throws IOException {
-        while (dst.hasRemaining()) {
-            int n = channel.read(dst, pos);
-            if (n < 0) { // beyond EOF of a file shorter than the device: zeros
-                while (dst.hasRemaining()) {
-                    dst.put((byte) 0);
-                }
-                return;
-            }
-            pos += n;
-        }
-    }
+    public void read(long lba, ByteBuffer dst) throws IOException { io.read(lba * blockSize, dst); }
 
     @Override
     public void write(long lba, ByteBuffer src, boolean fua) throws IOException {
-        long pos = lba * blockSize;
-        if (alignment == 0 || directReady(src)) {
-            writeFully(pos, src);
-        } else {
-            ByteBuffer b = bounce.get();
-            while (src.hasRemaining()) {
-                int n = Math.min(src.remaining(), b.capacity());
-                b.clear().put(b.position(), src, src.position(), n).limit(n);
-                writeFully(pos, b);
-                src.position(src.position() + n);
-                pos += n;
-            }
-        }
+        io.write(lba * blockSize, src);
         if (fua) {
             channel.force(false);
         }
-    }
-
-    private void writeFully(long pos, ByteBuffer src) throws IOException {
-        while (src.hasRemaining()) {
-            pos += channel.write(src, pos);
-        }
-    }
-
-    /** Under O_DIRECT the JDK stages heap buffers itself; a direct buffer must start on an aligned address. */
-    private boolean directReady(ByteBuffer b) {
-        return !b.isDirect() || b.alignmentOffset(b.position(), alignment) == 0;
     }
 
     @Override

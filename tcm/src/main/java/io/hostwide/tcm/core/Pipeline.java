@@ -314,7 +314,15 @@ public final class Pipeline {
             kind = DeviceStats.Kind.OTHER;
             bytes = 0;
         }
-        dev.stats().record(kind, bytes, System.nanoTime() - cmd.submitNanos, cmd.status(), cmd.aborted());
+        long latency = System.nanoTime() - cmd.submitNanos;
+        int status = cmd.status();
+        boolean aborted = cmd.aborted();
+        dev.stats().record(kind, bytes, latency, status, aborted);
+        SessionLun sl = cmd.sessionLun;
+        if (sl != null) { // per exported LUN and per I_T_L nexus: the same striped counters, no lock, no allocation
+            sl.lun().stats().record(kind, bytes, latency, status, aborted);
+            sl.stats().record(kind, bytes, latency, status, aborted);
+        }
     }
 
     private void internalFailure(CoreCommand cmd, Throwable e) {

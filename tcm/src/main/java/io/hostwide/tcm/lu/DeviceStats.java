@@ -1,12 +1,16 @@
 package io.hostwide.tcm.lu;
 
+import io.hostwide.scsi.spec.ScsiStatus;
+
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * I/O counters of one device, as every fabric sees it: commands, bytes and latency (from submission to the core
+ * I/O counters of one device (or of one exported LUN, or of one session: the same counters at another scope), as
+ * every fabric sees it: commands, bytes and latency (from submission to the core
  * until the result is final, i.e. excluding the transport), split into reads (medium access with Data-In), writes
  * (commands that change the medium) and other commands; plus CHECK CONDITION and other non-GOOD results, and
- * aborted commands. The fast path costs a few striped-counter increments and no lock; {@link #snapshot()} reads
+ * aborted commands, and of those errors the TASK SET FULL answers (the queue was full: a sign to raise its depth or
+ * lower the initiator's). The fast path costs a few striped-counter increments and no lock; {@link #snapshot()} reads
  * without stopping I/O, so counters of one snapshot may differ by the commands completing meanwhile.
  */
 public final class DeviceStats {
@@ -19,6 +23,7 @@ public final class DeviceStats {
         new LatencyHistogram()};
     private final LongAdder errors = new LongAdder();
     private final LongAdder aborted = new LongAdder();
+    private final LongAdder taskSetFull = new LongAdder();
 
     private static LongAdder[] adders() {
         return new LongAdder[] {new LongAdder(), new LongAdder(), new LongAdder()};
@@ -36,11 +41,15 @@ public final class DeviceStats {
             aborted.increment();
         } else if (status != 0) {
             errors.increment();
+            if (status == ScsiStatus.TASK_SET_FULL) {
+                taskSetFull.increment();
+            }
         }
     }
 
     public Snapshot snapshot() {
-        return new Snapshot(side(Kind.READ), side(Kind.WRITE), side(Kind.OTHER), errors.sum(), aborted.sum());
+        return new Snapshot(side(Kind.READ), side(Kind.WRITE), side(Kind.OTHER), errors.sum(), aborted.sum(),
+                taskSetFull.sum());
     }
 
     private Side side(Kind k) {
@@ -53,6 +62,6 @@ public final class DeviceStats {
     }
 
     /** Every counter of the device at one moment. */
-    public record Snapshot(Side reads, Side writes, Side other, long errors, long aborted) {
+    public record Snapshot(Side reads, Side writes, Side other, long errors, long aborted, long taskSetFull) {
     }
 }

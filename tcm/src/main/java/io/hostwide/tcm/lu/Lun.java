@@ -11,6 +11,8 @@ public final class Lun {
     private final int lunNumber;
     private final Device device;
     private volatile TargetPortGroup aluaGroup; // read by the ALUA gate; written in one step by group changes
+    /** This export's share of the device's commands (a device exported on two ports has two). */
+    private final DeviceStats stats = new DeviceStats();
 
     /** @param portName the SCSI target port name of the exporting port (for dumps and messages) */
     public Lun(String portName, int lunNumber, Device device) {
@@ -25,6 +27,9 @@ public final class Lun {
     public int lunNumber() { return lunNumber; }
 
     public Device device() { return device; }
+
+    /** Commands that reached the device through this LUN. */
+    public DeviceStats stats() { return stats; }
 
     public TargetPortGroup aluaGroup() { return aluaGroup; }
 

@@ -16,6 +16,8 @@ public final class SessionLun {
     private final UnitAttentionQueue unitAttentions = new UnitAttentionQueue(this);
     private final UnitAttentionListener relay;
     private volatile boolean preventMediumRemoval;
+    /** Commands of this I_T_L nexus: per-session metrics, and Ceph's per-LUN-per-client ones. */
+    private final DeviceStats stats = new DeviceStats();
 
     /** @param relay told of every unit attention newly queued here (the session's listener, if any) */
     public SessionLun(ItNexus session, int mappedLun, Lun lun, boolean readOnly, UnitAttentionListener relay) {
@@ -31,6 +33,9 @@ public final class SessionLun {
     public int mappedLun() { return mappedLun; }
 
     public Lun lun() { return lun; }
+
+    /** Commands this I_T nexus sent to this LUN. */
+    public DeviceStats stats() { return stats; }
 
     public Device device() { return lun.device(); }
 

@@ -43,4 +43,62 @@ class LatencyHistogramTest {
         assertThat(h.snapshot().percentile(50)).isZero();
         assertThat(h.snapshot().count()).isEqualTo(1);
     }
+
+    /** Prometheus needs the sum and cumulative counts; a bucket straddling a bound is never counted below it. */
+    @Test
+    void sumAndCumulativeCountsNeverOverCount() {
+        LatencyHistogram h = new LatencyHistogram();
+        h.record(100);
+        h.record(1_000);
+        h.record(1_000_000);
+        LatencyHistogram.Snapshot s = h.snapshot();
+        assertThat(s.sumNanos()).isEqualTo(1_001_100);
+        assertThat(s.countAtOrBelow(99)).isZero();
+        assertThat(s.countAtOrBelow(1_000)).as("1000 ns shares a bucket reaching above 1000").isEqualTo(1);
+        assertThat(s.countAtOrBelow(1_125)).isEqualTo(2);
+        assertThat(s.countAtOrBelow(999_999)).isEqualTo(2);
+        assertThat(s.countAtOrBelow(Long.MAX_VALUE)).isEqualTo(3);
+    }
+
+    @Property
+    void cumulativeCountsAreWithinOneBucketOfTheTruth(@ForAll @LongRange(min = 0, max = 1L << 40) long v,
+                                                      @ForAll @LongRange(min = 0, max = 1L << 40) long bound) {
+        LatencyHistogram h = new LatencyHistogram();
+        h.record(v);
+        long counted = h.snapshot().countAtOrBelow(bound);
+        if (v > bound) {
+            assertThat(counted).isZero();
+        } else if (bound >= LatencyHistogram.upperBound(LatencyHistogram.bucket(v))) {
+            assertThat(counted).isEqualTo(1);
+        }
+    }
+
+    /** Buckets are created on first use by racing threads: no increment is lost to the losing CAS. */
+    @Test
+    void concurrentFirstRecordsIntoOneBucketAreAllCounted() throws Exception {
+        LatencyHistogram h = new LatencyHistogram();
+        int threads = 4;
+        int each = 10_000;
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        Thread[] ts = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            ts[t] = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                for (int i = 0; i < each; i++) {
+                    h.record(5_000 + (i & 1023));
+                }
+            });
+            ts[t].start();
+        }
+        start.countDown();
+        for (Thread t : ts) {
+            t.join();
+        }
+        assertThat(h.snapshot().count()).isEqualTo((long) threads * each);
+    }
 }
