@@ -127,6 +127,14 @@ public final class ServeConfigLoader {
         return cfg;
     }
 
+    /**
+     * Checks a configuration built in memory (a management API call's result) as a loaded file is checked; messages
+     * name {@code name} and the key ({@code "request: targets[3].name '...' is not an iSCSI name"}).
+     */
+    public static void check(String name, ServeConfig cfg) {
+        check(new ConfigPlaces(name, "{}"), cfg);
+    }
+
     /** The key a low-level read error happened at ("backstores.ram0.size: "), or nothing at the top level. */
     private static String syntaxPath(StreamReadException syntax, JsonMappingException mapping) {
         // The binder's path misses map keys (backstores.NAME); the parser's context has them. Take the longer.
