@@ -5,6 +5,8 @@ import io.hostwide.management.ServeWarnings;
 import io.hostwide.management.MemoryBudget;
 import io.hostwide.management.Admin;
 import io.hostwide.management.AdminSocket;
+import io.hostwide.management.api.JsonRpc;
+import io.hostwide.management.api.ManagementApi;
 import io.hostwide.management.util.Sizes;
 
 import io.hostwide.management.config.ServeConfig;
@@ -114,7 +116,9 @@ public final class ServeCommand implements Callable<Integer> {
             Admin admin = new Admin(assembly, config, budget);
             Path socket = adminSocket != null ? adminSocket
                     : AdminSocket.defaultPath(assembly.boundAddresses().get(0).getPort());
-            try (AdminSocket socketServer = AdminSocket.open(socket, admin::handle)) {
+            // API calls persist to --config (written back atomically); without it they live in memory until config_save
+            JsonRpc rpc = new JsonRpc(new ManagementApi(assembly, admin, config));
+            try (AdminSocket socketServer = AdminSocket.open(socket, admin::handle, rpc::handle)) {
                 out.println("hostwide serve: listening on " + join(assembly.boundAddresses())
                         + "; admin socket " + socketServer.path() + " (Ctrl-C stops, SIGHUP reloads --config)");
                 out.flush();
