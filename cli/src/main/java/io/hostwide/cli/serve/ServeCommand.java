@@ -117,7 +117,9 @@ public final class ServeCommand implements Callable<Integer> {
             Path socket = adminSocket != null ? adminSocket
                     : AdminSocket.defaultPath(assembly.boundAddresses().get(0).getPort());
             // API calls persist to --config (written back atomically); without it they live in memory until config_save
-            JsonRpc rpc = new JsonRpc(new ManagementApi(assembly, admin, config));
+            // and must leave a configuration serve would start from: no target without CHAP beyond loopback
+            JsonRpc rpc = new JsonRpc(new ManagementApi(assembly, admin, config)
+                    .policy(next -> ServeWarnings.refuseOpenExposure(next, portals, insecure)));
             try (AdminSocket socketServer = AdminSocket.open(socket, admin::handle, rpc::handle)) {
                 out.println("hostwide serve: listening on " + join(assembly.boundAddresses())
                         + "; admin socket " + socketServer.path() + " (Ctrl-C stops, SIGHUP reloads --config)");

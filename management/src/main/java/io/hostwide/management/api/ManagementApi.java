@@ -41,6 +41,7 @@ public final class ManagementApi {
     private final Path configFile;
     private final ConfigWriter writer;
     private final Map<String, Method> methods = new LinkedHashMap<>();
+    private volatile java.util.function.Consumer<ServeConfig> policy = cfg -> { };
 
     /**
      * @param admin the old protocol's handler (status, stats, reload); its lock orders every call
@@ -59,6 +60,16 @@ public final class ManagementApi {
         BackstoreMethods.register(this);
         TargetMethods.register(this);
         AclMethods.register(this);
+    }
+
+    /**
+     * A rule every configuration a call produces must pass besides the file's own checks, so that serve restarts
+     * from what was written: serve passes its startup refusal of targets without CHAP beyond loopback. A breach is
+     * reason {@code invalid} and changes nothing.
+     */
+    public ManagementApi policy(java.util.function.Consumer<ServeConfig> rule) {
+        this.policy = rule;
+        return this;
     }
 
     void method(String name, List<String> params, String summary, Function<Params, Object> body) {
@@ -136,6 +147,7 @@ public final class ManagementApi {
             return List.of();
         }
         ServeConfigLoader.check("request", next);
+        policy.accept(next);
         List<String> changes = assembly.reload(next);
         if (configFile != null) {
             try {

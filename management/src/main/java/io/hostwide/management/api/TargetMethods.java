@@ -16,7 +16,8 @@ final class TargetMethods {
     }
 
     static void register(ManagementApi api) {
-        api.method("target_create", List.of("name", "alias", "generate_node_acls"),
+        api.method("target_create", List.of("name", "alias", "generate_node_acls", "user", "secret", "mutual_user",
+                        "mutual_secret"),
                 "create a target; no initiator may log in until an ACL is created or generate_node_acls is true",
                 p -> create(api, p));
         api.method("target_delete", List.of("name"), "delete a target; its sessions end",
@@ -41,10 +42,14 @@ final class TargetMethods {
         String name = p.string("name");
         String alias = p.optString("alias");
         boolean demo = Boolean.TRUE.equals(p.optBool("generate_node_acls"));
+        // CHAP at creation: beyond loopback serve refuses targets without it, so it cannot come in a second call
+        ServeConfig.Chap auth = p.has("user") || p.has("secret") ? new ServeConfig.Chap(p.string("user"),
+                p.string("secret"), p.optString("mutual_user"), p.optString("mutual_secret")) : null;
         ServeConfig.Target existing = ManagementApi.target(api.current(), name);
         if (existing != null) {
             boolean same = Objects.equals(existing.alias(), alias)
-                    && (!p.has("generate_node_acls") || (existing.acls() == null) == demo);
+                    && (!p.has("generate_node_acls") || (existing.acls() == null) == demo)
+                    && (auth == null || auth.equals(existing.auth()));
             if (!same) {
                 throw ApiException.domain(ApiException.Reason.EXISTS, "target " + name + " exists with another "
                         + "alias or generate_node_acls").with("existing", summary(api, existing));
@@ -52,7 +57,7 @@ final class TargetMethods {
             return created(api, name, false);
         }
         // LIO's default (generate_node_acls=0): a new target admits nobody until it is given ACLs or demo mode
-        ServeConfig.Target t = new ServeConfig.Target(name, alias, null, List.of(), demo ? null : List.of());
+        ServeConfig.Target t = new ServeConfig.Target(name, alias, auth, List.of(), demo ? null : List.of());
         api.change(c -> ManagementApi.replaceTarget(c, t));
         return created(api, name, true);
     }

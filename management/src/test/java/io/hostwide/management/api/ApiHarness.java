@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class ApiHarness implements AutoCloseable {
     final TargetAssembly assembly;
     final JsonRpc rpc;
+    final ManagementApi api;
     private int id;
 
     ApiHarness(String json, Path configFile) {
@@ -24,7 +25,8 @@ final class ApiHarness implements AutoCloseable {
 
     ApiHarness(ServeConfig cfg, Path configFile) {
         assembly = TargetAssembly.build(cfg, List.of(new InetSocketAddress("127.0.0.1", 0)), null);
-        rpc = new JsonRpc(new ManagementApi(assembly, new Admin(assembly, configFile, null), configFile));
+        api = new ManagementApi(assembly, new Admin(assembly, configFile, null), configFile);
+        rpc = new JsonRpc(api);
     }
 
     /** The whole response of a request line. */

@@ -142,6 +142,22 @@ class ManagementApiTest {
     }
 
     @Test
+    void beyondLoopbackATargetWithoutChapIsRefusedSoServeStillRestarts() {
+        try (ApiHarness h = new ApiHarness(EMPTY, null)) {
+            var exposed = java.util.List.of(io.hostwide.management.config.Portal.parse("--listen", "192.0.2.1:3260"));
+            h.api.policy(next -> io.hostwide.management.ServeWarnings.refuseOpenExposure(next, exposed, false));
+            JsonNode e = h.error("target_create", "{\"name\":\"" + T + "\"}");
+            assertReason(e, -32005, "invalid");
+            assertThat(e.get("message").asText()).contains("no CHAP");
+            assertThat(h.assembly.core().target(T)).isNull();
+            assertThat(h.ok("target_create", "{\"name\":\"" + T + "\",\"user\":\"u\",\"secret\":\"twelve-chars-ok\"}")
+                    .get("created").asBoolean()).isTrue();
+            assertReason(h.error("chap_clear", "{\"target\":\"" + T + "\"}"), -32005, "invalid");
+            assertThat(h.assembly.current().targets().get(0).auth()).isNotNull();
+        }
+    }
+
+    @Test
     void resizeRaisesCapacityDataHasChangedOnEveryNexus() {
         try (ApiHarness h = new ApiHarness(EMPTY, null)) {
             h.ok("backstore_create", "{\"name\":\"n\",\"type\":\"null\",\"size\":\"1m\"}");
