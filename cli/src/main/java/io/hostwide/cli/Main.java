@@ -37,6 +37,8 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setParameterExceptionHandler(new UsageErrors());
         cl.setExecutionExceptionHandler(new UsageErrors());
+        // admin's API verbs take any --param the method has (admin backstore create x --type ram --size 1g)
+        cl.getSubcommands().get("admin").setUnmatchedOptionsArePositionalParams(true);
         return cl;
     }
 

@@ -16,15 +16,19 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
 /**
  * The local management channel of a running {@code hostwide serve}: a Unix domain
- * socket, readable and writable by its owner only. A client sends one line (a
- * command name) and reads one JSON object back; {@code hostwide admin} is the
- * client. No secret ever crosses it.
+ * socket, readable and writable by its owner only. Two protocols, told apart by a line's first character: a line
+ * starting with <code>{</code> or <code>[</code> is a JSON-RPC 2.0 request (or batch) and gets one response line,
+ * and the connection stays open for the next request (SPDK's rpc.py style); any other line is a one-word admin
+ * command of the first protocol ({@code status}), answered with one pretty JSON object, after which the server
+ * closes the connection (so existing scripts that read to the end keep working). {@code hostwide admin} is the
+ * client. Each connection has its own thread, so an idle client holds up nobody.
  */
 public final class AdminSocket implements AutoCloseable {
 
@@ -32,10 +36,14 @@ public final class AdminSocket implements AutoCloseable {
     private final ServerSocketChannel channel;
     private final Thread thread;
 
-    private AdminSocket(Path path, ServerSocketChannel channel, Function<String, Map<String, Object>> handler) {
+    /** A request line is at most this long (a batch creating hundreds of objects fits). */
+    static final int MAX_LINE = 4 << 20;
+
+    private AdminSocket(Path path, ServerSocketChannel channel, Function<String, Map<String, Object>> handler,
+                        Function<String, String> rpc) {
         this.path = path;
         this.channel = channel;
-        this.thread = Thread.ofPlatform().daemon().name("hostwide-admin").start(() -> acceptLoop(handler));
+        this.thread = Thread.ofPlatform().daemon().name("hostwide-admin").start(() -> acceptLoop(handler, rpc));
     }
 
     /**
@@ -107,6 +115,15 @@ public final class AdminSocket implements AutoCloseable {
      * another user is an error. The default path's directory is made private first ({@link #preparePrivateDirectory}).
      */
     public static AdminSocket open(Path path, Function<String, Map<String, Object>> handler) throws IOException {
+        return open(path, handler, null);
+    }
+
+    /**
+     * As {@link #open(Path, Function)}, with {@code rpc} answering JSON-RPC lines (null: such lines get the old
+     * protocol's "unknown command" answer).
+     */
+    public static AdminSocket open(Path path, Function<String, Map<String, Object>> handler,
+                                   Function<String, String> rpc) throws IOException {
         if (path.getParent() != null && path.getParent().equals(privateDirectory())) {
             preparePrivateDirectory(path.getParent());
         }
@@ -129,7 +146,7 @@ public final class AdminSocket implements AutoCloseable {
         } catch (UnsupportedOperationException ignored) {
             // Non-POSIX filesystem: the directory's permissions are all we have.
         }
-        return new AdminSocket(path, ch, handler);
+        return new AdminSocket(path, ch, handler, rpc);
     }
 
     private static boolean isLive(Path path) {
@@ -144,39 +161,112 @@ public final class AdminSocket implements AutoCloseable {
         return path;
     }
 
-    private void acceptLoop(Function<String, Map<String, Object>> handler) {
+    private void acceptLoop(Function<String, Map<String, Object>> handler, Function<String, String> rpc) {
         while (channel.isOpen()) {
-            try (SocketChannel c = channel.accept()) {
-                String command = readLine(c);
+            SocketChannel c;
+            try {
+                c = channel.accept();
+            } catch (IOException e) {
+                if (!channel.isOpen()) {
+                    return;
+                }
+                continue;
+            }
+            Thread.ofVirtual().name("hostwide-admin-client").start(() -> serve(c, handler, rpc));
+        }
+    }
+
+    private static void serve(SocketChannel c, Function<String, Map<String, Object>> handler,
+                              Function<String, String> rpc) {
+        try (c; LineReader in = new LineReader(c)) {
+            for (String line = in.next(); line != null; line = in.next()) {
+                String trimmed = line.trim();
+                if (rpc != null && (trimmed.startsWith("{") || trimmed.startsWith("["))) {
+                    String answer = rpc.apply(trimmed);
+                    if (answer != null) {
+                        write(c, answer + "\n");
+                    }
+                    continue;
+                }
                 Map<String, Object> reply;
                 try {
-                    reply = handler.apply(command);
+                    reply = handler.apply(trimmed);
                 } catch (RuntimeException e) {
                     reply = new LinkedHashMap<>();
                     reply.put("ok", false);
                     reply.put("error", e.getMessage());
                 }
-                c.write(ByteBuffer.wrap((Json.pretty(reply) + "\n").getBytes(StandardCharsets.UTF_8)));
-            } catch (IOException e) {
-                if (!channel.isOpen()) {
-                    return;
-                }
+                write(c, Json.pretty(reply) + "\n");
+                return; // the old protocol: one command per connection
             }
+        } catch (LineTooLong e) {
+            try {
+                write(c, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"request line longer "
+                        + "than " + MAX_LINE + " bytes\"}}\n");
+            } catch (IOException ignored) {
+                // the client went away; nothing to tell it
+            }
+        } catch (IOException e) {
+            // the client went away
         }
     }
 
-    private static String readLine(SocketChannel c) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate(1024);
-        while (buf.hasRemaining()) {
-            if (c.read(buf) < 0) {
-                break;
-            }
-            if (buf.position() > 0 && buf.get(buf.position() - 1) == '\n') {
-                break;
+    private static void write(SocketChannel c, String text) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+        while (b.hasRemaining()) {
+            c.write(b);
+        }
+    }
+
+    private static final class LineTooLong extends IOException {
+    }
+
+    /** Lines of UTF-8 from a channel, each at most {@link #MAX_LINE} bytes; the last may lack its newline. */
+    private static final class LineReader implements AutoCloseable {
+        private final SocketChannel c;
+        private final ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
+        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        private boolean eof;
+
+        LineReader(SocketChannel c) {
+            this.c = c;
+            buf.flip();
+        }
+
+        String next() throws IOException {
+            while (true) {
+                while (buf.hasRemaining()) {
+                    byte b = buf.get();
+                    if (b == '\n') {
+                        String s = line.toString(StandardCharsets.UTF_8);
+                        line.reset();
+                        return s;
+                    }
+                    if (line.size() >= MAX_LINE) {
+                        throw new LineTooLong();
+                    }
+                    line.write(b);
+                }
+                if (eof) {
+                    if (line.size() == 0) {
+                        return null;
+                    }
+                    String s = line.toString(StandardCharsets.UTF_8);
+                    line.reset();
+                    return s;
+                }
+                buf.clear();
+                if (c.read(buf) < 0) {
+                    eof = true;
+                }
+                buf.flip();
             }
         }
-        buf.flip();
-        return StandardCharsets.UTF_8.decode(buf).toString().trim();
+
+        @Override
+        public void close() {
+            // the channel is closed by its owner
+        }
     }
 
     /** Client side: sends {@code command}, returns the server's JSON reply. */
@@ -191,6 +281,25 @@ public final class AdminSocket implements AutoCloseable {
             buf.flip();
             return StandardCharsets.UTF_8.decode(buf).toString();
         }
+    }
+
+    /**
+     * Client side for JSON-RPC: sends each line of {@code requests} on one connection and returns one answer line
+     * per request that has an id, in order.
+     */
+    public static List<String> call(Path path, List<String> requests) throws IOException {
+        List<String> answers = new java.util.ArrayList<>();
+        try (SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(path)); LineReader in = new LineReader(c)) {
+            for (String r : requests) {
+                write(c, r + "\n");
+                String a = in.next();
+                if (a == null) {
+                    throw new IOException("the server closed the connection");
+                }
+                answers.add(a);
+            }
+        }
+        return answers;
     }
 
     @Override

@@ -27,7 +27,11 @@ final class ConfigDiff {
         this.after = after;
     }
 
-    /** Throws naming every change that needs a restart; nothing has been applied at that point. */
+    /**
+     * Throws naming every change that needs a restart; nothing has been applied at that point. Live: targets added
+     * and removed, their LUNs, ACLs, CHAP and alias, discovery CHAP, backstores added and removed, and of an existing
+     * backstore its size (when its kind can be resized), write_protect and removable.
+     */
     void refuseRestartOnlyChanges() {
         List<String> restart = new ArrayList<>();
         if (!Objects.equals(before.portals(), after.portals())) {
@@ -39,35 +43,46 @@ final class ConfigDiff {
         if (!Objects.equals(before.limits(), after.limits())) {
             restart.add("limits");
         }
-        if (!Objects.equals(before.discoveryAuth(), after.discoveryAuth())) {
-            restart.add("discovery_auth");
-        }
         if (!Objects.equals(before.metrics(), after.metrics())) { // the HTTP listener is bound once, at startup
             restart.add("metrics");
         }
-        Map<String, ServeConfig.Target> was = byName(before.targets());
-        Map<String, ServeConfig.Target> now = byName(after.targets());
-        if (!was.keySet().equals(now.keySet())) {
-            restart.add("the set of targets");
-        }
-        now.forEach((name, t) -> {
-            ServeConfig.Target old = was.get(name);
-            if (old != null && (!Objects.equals(old.auth(), t.auth()) || !Objects.equals(old.alias(), t.alias()))) {
-                restart.add("auth/alias of " + name);
-            }
-        });
-        Map<String, ServeConfig.Backstore> oldStores = before.backstores() == null ? Map.of() : before.backstores();
-        Map<String, ServeConfig.Backstore> newStores = after.backstores() == null ? Map.of() : after.backstores();
+        Map<String, ServeConfig.Backstore> oldStores = stores(before);
+        Map<String, ServeConfig.Backstore> newStores = stores(after);
         oldStores.forEach((name, b) -> {
             ServeConfig.Backstore nb = newStores.get(name);
-            if (nb != null && !nb.equals(b)) {
+            if (nb != null && !nb.equals(b) && !liveOnly(b, nb)) {
                 restart.add("backstores." + name);
             }
         });
         if (!restart.isEmpty()) {
-            throw new IllegalArgumentException("reload refused, nothing changed: " + String.join(", ", restart)
+            throw new RestartRequiredException("reload refused, nothing changed: " + String.join(", ", restart)
                     + " can only change with a restart");
         }
+    }
+
+    /** Kinds of backstore whose capacity can change while exported. */
+    static boolean resizable(String type) {
+        return "file".equals(type) || "null".equals(type);
+    }
+
+    /** Whether {@code a} and {@code b} differ only in what {@link TargetAssembly} can change on a live device. */
+    static boolean liveOnly(ServeConfig.Backstore a, ServeConfig.Backstore b) {
+        ServeConfig.Backstore sameLive = new ServeConfig.Backstore(a.type(),
+                resizable(a.type()) ? b.size() : a.size(), a.path(), a.blockSize(), a.thin(), a.queueDepth(),
+                a.writeCache(), a.direct(), b.removable(), b.writeProtect(), a.physicalBlockSize(), a.sanitizeRate());
+        return sameLive.equals(b);
+    }
+
+    static Map<String, ServeConfig.Backstore> stores(ServeConfig c) {
+        return c.backstores() == null ? Map.of() : c.backstores();
+    }
+
+    static Map<String, ServeConfig.Target> targets(ServeConfig c) {
+        Map<String, ServeConfig.Target> m = new java.util.LinkedHashMap<>();
+        if (c.targets() != null) {
+            c.targets().forEach(t -> m.put(t.name(), t));
+        }
+        return m;
     }
 
     ServeConfig.Target oldTarget(String name) {

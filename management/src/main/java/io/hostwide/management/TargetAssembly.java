@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Turns a checked {@link ServeConfig} into a running target: backstores and
@@ -126,14 +127,8 @@ public final class TargetAssembly implements AutoCloseable {
                 sb.discoveryChap(chap(cfg.discoveryAuth()));
             }
             for (ServeConfig.Target t : cfg.targets() == null ? List.<ServeConfig.Target>of() : cfg.targets()) {
-                ScsiTarget st = core.addTarget(t.name());
-                TargetPort port = core.addPort(st, 1, ISCSI_PROTOCOL_ID);
-                for (ServeConfig.Lun l : t.luns() == null ? List.<ServeConfig.Lun>of() : t.luns()) {
-                    port.addLun(l.lun(), devices.get(l.backstore()));
-                    summary.add("target " + t.name() + " LUN " + l.lun() + " = " + l.backstore());
-                }
-                applyAcls(port, t);
-                sb.export(port, t.auth() == null ? ChapPolicy.NONE : chap(t.auth()), t.alias());
+                TargetPort port = addTarget(core, t, devices, summary::add);
+                sb.export(port, chapOf(t.auth()), t.alias());
                 ports.put(t.name(), port);
             }
             summary.add("RAM budget: " + MemoryBudget.mib(ramBudget.limit()) + " for the RAM backstores' pages, "
@@ -145,6 +140,28 @@ public final class TargetAssembly implements AutoCloseable {
             core.close();
             throw e;
         }
+    }
+
+    /** A target with its one port (TPG 1), LUNs and ACLs in {@code core}; exporting it is the caller's. */
+    private static TargetPort addTarget(TargetCore core, ServeConfig.Target t, Map<String, Device> devices,
+                                        java.util.function.Consumer<String> summary) {
+        ScsiTarget st = core.addTarget(t.name());
+        TargetPort port = core.addPort(st, 1, ISCSI_PROTOCOL_ID);
+        for (ServeConfig.Lun l : t.luns() == null ? List.<ServeConfig.Lun>of() : t.luns()) {
+            port.addLun(l.lun(), devices.get(l.backstore()));
+            summary.accept("target " + t.name() + " LUN " + l.lun() + " = " + l.backstore());
+        }
+        applyAcls(port, t);
+        return port;
+    }
+
+    private TargetPort addTarget(ServeConfig.Target t, Map<String, Device> devices,
+                                 java.util.function.Consumer<String> summary) {
+        return addTarget(core, t, devices, summary);
+    }
+
+    private static ChapPolicy chapOf(ServeConfig.Chap c) {
+        return c == null ? ChapPolicy.NONE : chap(c);
     }
 
     /** Replaces a port's ACLs with the configured ones; no ACLs means any initiator (demo mode). */
@@ -163,10 +180,10 @@ public final class TargetAssembly implements AutoCloseable {
     }
 
     /**
-     * Applies a new configuration's LUN maps and ACLs to the running target without a
-     * restart (SIGHUP, {@code hostwide admin reload}). Backstores may be added; portals,
-     * session settings, CHAP, the set of targets and existing backstores' definitions
-     * need a restart: such a change is refused as a whole, before anything is touched.
+     * Applies a new configuration to the running target without a restart (SIGHUP, {@code hostwide admin reload},
+     * every management API call): only what differs is touched, so sessions of untouched targets never notice.
+     * Portals, session settings, limits and an exported backstore's geometry or kind need a restart: such a change is
+     * refused as a whole, before anything is touched (see {@link ConfigDiff#refuseRestartOnlyChanges()}).
      *
      * @return one line per change made (empty when nothing changed)
      */
@@ -174,21 +191,122 @@ public final class TargetAssembly implements AutoCloseable {
         ConfigDiff diff = new ConfigDiff(current, next);
         diff.refuseRestartOnlyChanges();
         List<String> changes = new ArrayList<>();
-        Map<String, ServeConfig.Backstore> stores = next.backstores() == null ? Map.of() : next.backstores();
-        stores.forEach((name, b) -> {
-            if (!devices.containsKey(name)) {
-                Backstore store = openBackstore(name, b, ramBudget);
-                Device d = core.addDevice(name, store, attributes(name, b, store));
-                devices.put(name, d);
-                changes.add("added backstore " + name + ": " + d.backstore().describe() + flags(b));
+        addBackstores(next, changes);
+        changeBackstores(next, changes);
+        Map<String, ServeConfig.Target> was = ConfigDiff.targets(current);
+        Map<String, ServeConfig.Target> now = ConfigDiff.targets(next);
+        was.keySet().stream().filter(n -> !now.containsKey(n)).toList().forEach(n -> {
+            server.unexport(n); // its sessions end first: no command reaches a LUN being dismantled
+            core.removeTarget(n);
+            ports.remove(n);
+            changes.add("removed target " + n);
+        });
+        now.forEach((name, t) -> {
+            ServeConfig.Target old = was.get(name);
+            if (old == null) {
+                ports.put(name, addTarget(t, devices, line -> { })); // "added target" says it
+                server.export(ports.get(name), chapOf(t.auth()), t.alias());
+                changes.add("added target " + name);
+            } else if (!old.equals(t)) { // unchanged targets are not even looked at: 1,000 targets stay cheap
+                TargetPort port = ports.get(name);
+                changes.addAll(ConfigDiff.applyLuns(port, t, devices));
+                changes.addAll(ConfigDiff.applyAcls(port, old, t));
+                if (!Objects.equals(old.auth(), t.auth()) || !Objects.equals(old.alias(), t.alias())) {
+                    server.export(port, chapOf(t.auth()), t.alias());
+                    changes.add(name + ": " + (t.auth() == null ? "no CHAP" : "CHAP user " + t.auth().user())
+                            + (t.alias() == null ? "" : ", alias " + t.alias()) + " for new logins");
+                }
             }
         });
-        for (ServeConfig.Target t : next.targets() == null ? List.<ServeConfig.Target>of() : next.targets()) {
-            changes.addAll(ConfigDiff.applyLuns(ports.get(t.name()), t, devices));
-            changes.addAll(ConfigDiff.applyAcls(ports.get(t.name()), diff.oldTarget(t.name()), t));
+        removeBackstores(next, changes);
+        if (!Objects.equals(current.discoveryAuth(), next.discoveryAuth())) {
+            server.discoveryChap(chapOf(next.discoveryAuth()));
+            changes.add("discovery: " + (next.discoveryAuth() == null ? "no CHAP" : "CHAP user "
+                    + next.discoveryAuth().user()) + " for new logins");
         }
         current = next;
         return changes;
+    }
+
+    /** The configuration in force: the last one built or applied. */
+    public synchronized ServeConfig current() {
+        return current;
+    }
+
+    /** Opens the new configuration's new backstores; if one fails, those opened here are closed again. */
+    private void addBackstores(ServeConfig next, List<String> changes) {
+        List<String> added = new ArrayList<>();
+        try {
+            ConfigDiff.stores(next).forEach((name, b) -> {
+                if (!devices.containsKey(name)) {
+                    Backstore store = openBackstore(name, b, ramBudget);
+                    Device d = core.addDevice(name, store, attributes(name, b, store));
+                    devices.put(name, d);
+                    added.add(name);
+                    changes.add("added backstore " + name + ": " + d.backstore().describe() + flags(b));
+                }
+            });
+        } catch (RuntimeException e) {
+            for (String name : added) {
+                devices.remove(name);
+                try {
+                    core.removeDevice(name);
+                } catch (IOException | RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** Live changes of existing backstores: size (CAPACITY DATA HAS CHANGED on every nexus), write_protect, removable. */
+    private void changeBackstores(ServeConfig next, List<String> changes) {
+        Map<String, ServeConfig.Backstore> old = ConfigDiff.stores(current);
+        ConfigDiff.stores(next).forEach((name, b) -> {
+            ServeConfig.Backstore was = old.get(name);
+            if (was == null || was.equals(b)) {
+                return;
+            }
+            Device d = devices.get(name);
+            if (!Objects.equals(was.size(), b.size()) && b.size() != null) {
+                long bytes = Sizes.parseBytes("backstores." + name + ".size", b.size());
+                try {
+                    d.backstore().resize(bytes);
+                } catch (IOException e) {
+                    throw new ConfigKeyException("backstores." + name + ".size", ": cannot resize: "
+                            + ConfigKeyException.reason(e), e);
+                }
+                d.refreshCapacity(); // SPC-4: CAPACITY DATA HAS CHANGED (2Ah/09h) on every nexus
+                changes.add("backstore " + name + " resized to " + d.blockCount() * d.blockSize() + " bytes");
+            }
+            if (!Objects.equals(was.writeProtect(), b.writeProtect())) {
+                d.attributes().writeProtect(Boolean.TRUE.equals(b.writeProtect()));
+                changes.add("backstore " + name + (Boolean.TRUE.equals(b.writeProtect()) ? " write-protected"
+                        : " writable"));
+            }
+            if (!Objects.equals(was.removable(), b.removable())) {
+                d.attributes().removable(Boolean.TRUE.equals(b.removable()));
+                changes.add("backstore " + name + (Boolean.TRUE.equals(b.removable()) ? " removable" : " fixed"));
+            }
+        });
+    }
+
+    /** Closes backstores the new configuration no longer has; no LUN exports them by now. */
+    private void removeBackstores(ServeConfig next, List<String> changes) {
+        Map<String, ServeConfig.Backstore> keep = ConfigDiff.stores(next);
+        for (String name : List.copyOf(devices.keySet())) {
+            if (!keep.containsKey(name)) {
+                try {
+                    core.removeDevice(name);
+                } catch (IOException e) {
+                    changes.add("removed backstore " + name + " (closing it failed: " + e.getMessage() + ")");
+                    devices.remove(name);
+                    continue;
+                }
+                devices.remove(name);
+                changes.add("removed backstore " + name);
+            }
+        }
     }
 
     /** What {@code hostwide admin status} shows: portals, targets with LUNs and ACL mode, sessions. No secrets. */

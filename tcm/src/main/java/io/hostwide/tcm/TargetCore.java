@@ -72,6 +72,12 @@ public final class TargetCore implements AutoCloseable {
 
     public ScsiTarget target(String name) { return registry.target(name); }
 
+    /** See {@link Registry#removeTarget(String)}. */
+    public boolean removeTarget(String name) { return registry.removeTarget(name); }
+
+    /** See {@link Registry#removeDevice(String)}. */
+    public boolean removeDevice(String name) throws java.io.IOException { return registry.removeDevice(name); }
+
     public List<ScsiTarget> targets() { return registry.targets(); }
 
     /** Adds a target port to a target and wires it to this core (LUN map changes reach sessions). */

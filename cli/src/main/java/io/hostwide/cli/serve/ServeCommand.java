@@ -7,11 +7,16 @@ import io.hostwide.management.Admin;
 import io.hostwide.management.AdminSocket;
 import io.hostwide.management.metrics.MetricsServer;
 import io.hostwide.management.metrics.ServeMetrics;
+import io.hostwide.management.api.JsonRpc;
+import io.hostwide.management.api.ManagementApi;
 import io.hostwide.management.util.Sizes;
 
 import io.hostwide.management.config.ServeConfig;
 import io.hostwide.management.config.ServeConfigLoader;
+import io.hostwide.management.config.ConfigWriter;
 import io.hostwide.management.lio.ConfigFiles;
+import io.hostwide.management.lio.ConfigFormat;
+import io.hostwide.management.lio.LioExport;
 import io.hostwide.management.config.Portal;
 
 import io.hostwide.cli.util.Interrupts;
@@ -139,8 +144,15 @@ public final class ServeCommand implements Callable<Integer> {
             Admin admin = new Admin(assembly, config, budget);
             Path socket = adminSocket != null ? adminSocket
                     : AdminSocket.defaultPath(assembly.boundAddresses().get(0).getPort());
+            // API calls persist to --config (written back atomically); without it they live in memory until config_save
+            // and must leave a configuration serve would start from: no target without CHAP beyond loopback
+            // a configuration read in LIO's format is written back in it, so targetcli and Proxmox still read it
+            ConfigWriter writer = loaded != null && loaded.format() == ConfigFormat.LIO
+                    ? new ConfigWriter(c -> LioExport.convert(c).text()) : new ConfigWriter();
+            JsonRpc rpc = new JsonRpc(new ManagementApi(assembly, admin, config, writer)
+                    .policy(next -> ServeWarnings.refuseOpenExposure(next, portals, insecure)));
             try (MetricsServer metricsServer = startMetrics(metricsAt, compat, assembly);
-                 AdminSocket socketServer = AdminSocket.open(socket, admin::handle)) {
+                 AdminSocket socketServer = AdminSocket.open(socket, admin::handle, rpc::handle)) {
                 if (metricsServer != null) {
                     InetSocketAddress m = metricsServer.address();
                     out.println("hostwide serve: metrics on http://" + join(List.of(m)) + "/metrics"

@@ -50,8 +50,12 @@ public final class IscsiTargetServer implements AutoCloseable {
 
     private final TargetCore core;
     private final List<InetSocketAddress> portals;
-    private final Map<String, ExportedTarget> targets;
-    private final ChapPolicy discoveryChap;
+    /**
+     * Copy on write: logins and SendTargets read it without a lock; {@link #export}/{@link #unexport} (management
+     * calls, rare) replace it whole under this server's lock.
+     */
+    private volatile Map<String, ExportedTarget> targets;
+    private volatile ChapPolicy discoveryChap;
     private final NegotiationPolicy policy;
     final SessionRegistry registry;
     final AsyncEvents asyncEvents = new AsyncEvents();
@@ -76,7 +80,7 @@ public final class IscsiTargetServer implements AutoCloseable {
     private IscsiTargetServer(Builder b) {
         this.core = b.core;
         this.portals = List.copyOf(b.portals);
-        this.targets = Map.copyOf(b.targets);
+        this.targets = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.targets));
         this.discoveryChap = b.discoveryChap;
         this.policy = b.policy;
         this.registry = new SessionRegistry(core, b.queueDepth, asyncEvents);
@@ -290,6 +294,48 @@ public final class IscsiTargetServer implements AutoCloseable {
 
     ChapPolicy discoveryChap() {
         return discoveryChap;
+    }
+
+    /**
+     * Exports a core target port while running, or replaces the export of the same name (new CHAP or alias): logins
+     * from now on see the new one; sessions already logged in keep going (LIO applies auth changes to new logins).
+     *
+     * @return whether a target of that name was exported already
+     */
+    public synchronized boolean export(TargetPort port, ChapPolicy chap, String alias) {
+        ExportedTarget t = new ExportedTarget(port, chap, alias);
+        Map<String, ExportedTarget> next = new LinkedHashMap<>(targets);
+        boolean existed = next.put(t.name(), t) != null;
+        targets = java.util.Collections.unmodifiableMap(next);
+        return existed;
+    }
+
+    /**
+     * Stops exporting a target: it disappears from SendTargets and refuses logins at once, and every session logged in
+     * to it ends (its connections close; commands in flight end once), as LIO does when a target is removed.
+     *
+     * @return whether it was exported
+     */
+    public boolean unexport(String name) {
+        synchronized (this) {
+            if (!targets.containsKey(name)) {
+                return false;
+            }
+            Map<String, ExportedTarget> next = new LinkedHashMap<>(targets);
+            next.remove(name);
+            targets = java.util.Collections.unmodifiableMap(next);
+        }
+        for (IscsiSession s : registry.sessions()) {
+            if (s.target != null && s.target.name().equals(name)) {
+                s.close();
+            }
+        }
+        return true;
+    }
+
+    /** Replaces the CHAP policy of discovery sessions; sessions already open keep going. */
+    public void discoveryChap(ChapPolicy chap) {
+        this.discoveryChap = chap == null ? ChapPolicy.NONE : chap;
     }
 
     NegotiationPolicy negotiationPolicy() {

@@ -140,6 +140,14 @@ public final class ServeConfigLoader {
         return cfg;
     }
 
+    /**
+     * Checks a configuration built in memory (a management API call's result) as a loaded file is checked; messages
+     * name {@code name} and the key ({@code "request: targets[3].name '...' is not an iSCSI name"}).
+     */
+    public static void check(String name, ServeConfig cfg) {
+        check(new ConfigPlaces(name, "{}"), cfg);
+    }
+
     /** The key a low-level read error happened at ("backstores.ram0.size: "), or nothing at the top level. */
     private static String syntaxPath(StreamReadException syntax, JsonMappingException mapping) {
         // The binder's path misses map keys (backstores.NAME); the parser's context has them. Take the longer.
@@ -318,6 +326,18 @@ public final class ServeConfigLoader {
         }
     }
 
+    /**
+     * A size; the place ({@code file line N: key}) is worked out only for a message, not per key checked: the
+     * management API checks the whole configuration per call, and with 1,000 backstores the eager form was most of it.
+     */
+    private static long bytes(ConfigPlaces w, String key, String text) {
+        try {
+            return Sizes.parseBytes(key, text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(w.at(key) + e.getMessage().substring(key.length()), e);
+        }
+    }
+
     private static void checkBackstore(ConfigPlaces w, String at, ServeConfig.Backstore b) {
         if (b == null || b.type() == null) {
             throw w.error(at + ".type", " is required (ram, file, block or null)");
@@ -345,7 +365,7 @@ public final class ServeConfigLoader {
             }
             default -> throw w.error(at + ".type", " '" + b.type() + "' is unknown (ram, file, block or null)");
         }
-        if (b.size() != null && Sizes.parseBytes(w.at(at + ".size"), b.size()) <= 0) {
+        if (b.size() != null && bytes(w, at + ".size", b.size()) <= 0) {
             throw w.error(at + ".size", " must be positive");
         }
         if (b.size() == null && !"file".equals(b.type()) && !"block".equals(b.type())) {
@@ -356,7 +376,7 @@ public final class ServeConfigLoader {
             throw w.error(at + ".block_size", " " + b.blockSize() + " must be 512, 1024, 2048 or 4096");
         }
         if (b.size() != null) {
-            long bytes = Sizes.parseBytes(w.at(at + ".size"), b.size());
+            long bytes = bytes(w, at + ".size", b.size());
             int bs = b.blockSize() == null ? 512 : b.blockSize();
             if (bytes % bs != 0) {
                 throw w.error(at + ".size", " " + b.size() + " is not a multiple of block_size " + bs);
@@ -366,7 +386,7 @@ public final class ServeConfigLoader {
             }
         }
         checkPhysicalBlockSize(w, at, b);
-        if (b.sanitizeRate() != null && Sizes.parseBytes(w.at(at + ".sanitize_rate"), b.sanitizeRate()) <= 0) {
+        if (b.sanitizeRate() != null && bytes(w, at + ".sanitize_rate", b.sanitizeRate()) <= 0) {
             throw w.error(at + ".sanitize_rate", " must be positive (bytes per second, e.g. \"128m\")");
         }
         if (b.queueDepth() != null && (b.queueDepth() < 1 || b.queueDepth() > 4096)) {

@@ -48,7 +48,7 @@ public final class FileBackstore implements Backstore {
     private final FileChannel channel;
     private final FileHoles holes;
     private final int blockSize;
-    private final long blockCount;
+    private volatile long blockCount; // resize: read by every command's range check
     private final boolean thin;
     /** O_DIRECT alignment in bytes, 0 without O_DIRECT. */
     private final int alignment;
@@ -133,6 +133,19 @@ public final class FileBackstore implements Backstore {
 
     @Override
     public int blockSize() { return blockSize; }
+
+    /**
+     * Grows the file (sparsely) when it is shorter than {@code sizeBytes}; a smaller size only lowers the capacity
+     * served and leaves the file's data past it in place, as opening an existing longer file with a smaller size does,
+     * so a mistaken shrink loses nothing.
+     */
+    @Override
+    public synchronized void resize(long sizeBytes) throws IOException {
+        if (sizeBytes < blockSize) {
+            throw new IllegalArgumentException("size " + sizeBytes + " is less than one " + blockSize + "-byte block");
+        }
+        blockCount = sized(sizeBytes) / blockSize;
+    }
 
     @Override
     public long blockCount() { return blockCount; }

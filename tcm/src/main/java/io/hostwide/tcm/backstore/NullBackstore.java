@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
  */
 public final class NullBackstore implements Backstore {
     private final int blockSize;
-    private final long blockCount;
+    private volatile long blockCount; // resize: read by every command's range check
 
     public NullBackstore(long sizeBytes, int blockSize) {
         if (blockSize < 512 || Integer.bitCount(blockSize) != 1 || sizeBytes < blockSize) {
@@ -22,6 +22,14 @@ public final class NullBackstore implements Backstore {
 
     @Override
     public int blockSize() { return blockSize; }
+
+    @Override
+    public void resize(long sizeBytes) {
+        if (sizeBytes < blockSize) {
+            throw new IllegalArgumentException("size " + sizeBytes + " is less than one " + blockSize + "-byte block");
+        }
+        blockCount = sizeBytes / blockSize;
+    }
 
     @Override
     public long blockCount() { return blockCount; }

@@ -78,6 +78,25 @@ public final class Registry {
 
     public ScsiTarget target(String name) { return targets.get(name); }
 
+    /**
+     * Removes a target (LIO: rmdir of the target's configfs directory). The fabric ends its own sessions first;
+     * any core session still open on one of its ports (another fabric's) is closed here, its commands ending once.
+     *
+     * @return whether the target existed
+     */
+    public boolean removeTarget(String name) {
+        ScsiTarget t = targets.remove(name);
+        if (t == null) {
+            return false;
+        }
+        for (Session s : sessions) {
+            if (s.port().target() == t) {
+                s.close();
+            }
+        }
+        return true;
+    }
+
     public List<ScsiTarget> targets() { return new ArrayList<>(targets.values()); }
 
     /** Adds a target port to a target and wires it to this core (LUN map changes reach sessions). */
@@ -108,6 +127,34 @@ public final class Registry {
     public Device device(String name) {
         LuRuntime rt = devices.get(name);
         return rt == null ? null : rt.device();
+    }
+
+    /**
+     * Removes a device no port exports any more and closes it: its I/O queue drains (queued commands finish),
+     * then its backstore closes. Refused while a LUN of any port still refers to it, so no nexus can lose it
+     * underneath a command.
+     *
+     * @return whether the device existed
+     * @throws IllegalStateException naming a LUN that still exports it
+     */
+    public boolean removeDevice(String name) throws IOException {
+        LuRuntime rt = devices.get(name);
+        if (rt == null) {
+            return false;
+        }
+        for (ScsiTarget t : targets.values()) {
+            for (TargetPort p : t.ports()) {
+                for (var l : p.luns()) {
+                    if (l.device() == rt.device()) {
+                        throw new IllegalStateException("device " + name + " is exported as LUN " + l.lunNumber()
+                                + " of " + p.portName());
+                    }
+                }
+            }
+        }
+        devices.remove(name, rt);
+        rt.close();
+        return true;
     }
 
     /** What this core attached to {@code d}: its command table, I/O queue and task set. */

@@ -63,6 +63,18 @@ public interface Backstore extends AutoCloseable {
         }
     }
 
+    /**
+     * Changes the capacity to {@code sizeBytes} rounded down to whole blocks (LIO: a backstore's size attribute
+     * written while exported). The device re-reads {@link #blockCount()} afterwards and raises CAPACITY DATA HAS
+     * CHANGED on every nexus (SBC-4 §4.9.1 / SPC-4 §7.2.9). By default a backstore cannot be resized.
+     *
+     * @throws UnsupportedOperationException when this kind of backstore has a fixed size
+     * @throws IllegalArgumentException when the size is less than one block or otherwise out of range
+     */
+    default void resize(long sizeBytes) throws IOException {
+        throw new UnsupportedOperationException(describe() + ": this kind of backstore cannot be resized");
+    }
+
     /** One line for dumps: kind, path or size. */
     String describe();
 
