@@ -140,7 +140,8 @@ public final class LoginStateMachine {
             if (s != null) {
                 return fail(req, s, names.failure());
             }
-            ChapPolicy chap = names.discovery() ? env.discoveryChap() : names.target().chap();
+            ChapPolicy chap = names.discovery() ? env.discoveryChap()
+                    : names.target().chapFor(names.initiatorName());
             auth = new ChapAuthenticator(chap == null ? ChapPolicy.NONE : chap, random);
             negotiator = new Negotiator(env.policy(), tsih == 0);
             negotiator.discovery(names.discovery());

@@ -1,5 +1,6 @@
 package io.hostwide.iscsi.login;
 
+import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -7,10 +8,12 @@ import java.util.function.Predicate;
  *
  * @param alias the TargetAlias to declare (RFC 7143 §13.6), or null
  * @param portalGroupTag the TargetPortalGroupTag declared in the first Login Response of a Normal session (§13.9)
- * @param chap CHAP for this target
+ * @param chap CHAP for this target: what an initiator without CHAP of its own must prove
  * @param acl which initiator names may log in (RFC 7143 §11.13.5: others get 0202, authorization failure)
+ * @param initiatorChap CHAP of particular initiators (LIO's per-node-ACL auth), in place of {@code chap} for them
  */
-public record LoginTarget(String name, String alias, int portalGroupTag, ChapPolicy chap, Predicate<String> acl) {
+public record LoginTarget(String name, String alias, int portalGroupTag, ChapPolicy chap, Predicate<String> acl,
+                          Map<String, ChapPolicy> initiatorChap) {
     public LoginTarget {
         if (chap == null) {
             chap = ChapPolicy.NONE;
@@ -18,5 +21,17 @@ public record LoginTarget(String name, String alias, int portalGroupTag, ChapPol
         if (acl == null) {
             acl = initiator -> true;
         }
+        initiatorChap = initiatorChap == null ? Map.of() : Map.copyOf(initiatorChap);
+    }
+
+    /** A target whose initiators all prove the same CHAP (or none). */
+    public LoginTarget(String name, String alias, int portalGroupTag, ChapPolicy chap, Predicate<String> acl) {
+        this(name, alias, portalGroupTag, chap, acl, Map.of());
+    }
+
+    /** The CHAP {@code initiator} must prove: its own when it has one, else the target's. */
+    public ChapPolicy chapFor(String initiator) {
+        ChapPolicy own = initiator == null ? null : initiatorChap.get(initiator);
+        return own != null ? own : chap;
     }
 }

@@ -144,4 +144,28 @@ class ChapLoginTest {
                 "AuthMethod=CHAP"));
         assertThat(keys(s1)).containsEntry("AuthMethod", "CHAP");
     }
+
+    /**
+     * LIO's per-node-ACL CHAP: an initiator with credentials of its own must prove them even when the target has
+     * none, and proves its own rather than the target's; others keep the target's (here: none).
+     */
+    @Test
+    void anInitiatorsOwnChapIsRequiredOfItAndOnlyOfIt() {
+        ChapSecret own = ChapSecret.of("bob", "bobsecretbobsecret");
+        TestEnv env = new TestEnv().withTarget(new LoginTarget(TARGET, null, 1, ChapPolicy.NONE, null,
+                java.util.Map.of(INITIATOR, new ChapPolicy(own, null))));
+        LoginStateMachineTest.assertStatus(machine(env).onRequest(req(true, false, 0, 1, "InitiatorName=" + INITIATOR,
+                "TargetName=" + TARGET, "AuthMethod=None")), LoginStatus.AUTHENTICATION_FAILURE);
+        LoginStep other = machine(env).onRequest(req(true, false, 0, 1, "InitiatorName=iqn.2026-12.io.hostwide:other",
+                "TargetName=" + TARGET, "AuthMethod=None"));
+        assertThat(other.response().statusClass()).as("another initiator: the target's policy, no CHAP").isZero();
+        LoginStateMachine m = machine(env);
+        offerChap(m, "5");
+        LoginStep wrong = m.onRequest(req(true, false, 0, 1, "CHAP_N=alice",
+                "CHAP_R=0x226dc576c33f04ff9c3a200ffe35f442"));
+        assertThat(wrong.response().statusClass()).as("alice's answer is not bob's").isNotZero();
+        assertThat(new LoginTarget(TARGET, null, 1, new ChapPolicy(INCOMING, null), null,
+                java.util.Map.of(INITIATOR, new ChapPolicy(own, null))).chapFor("iqn.x:y").incoming())
+                .isEqualTo(INCOMING);
+    }
 }

@@ -467,7 +467,12 @@ public final class IscsiTargetServer implements AutoCloseable {
 
         /** Exports a core target port as an iSCSI target named after its ScsiTarget. */
         public Builder export(TargetPort port, ChapPolicy chap, String alias) {
-            ExportedTarget t = new ExportedTarget(port, chap, alias);
+            return export(port, chap, Map.of(), alias);
+        }
+
+        /** The same, with CHAP of its own for some initiators (LIO's per-node-ACL auth). */
+        public Builder export(TargetPort port, ChapPolicy chap, Map<String, ChapPolicy> initiatorChap, String alias) {
+            ExportedTarget t = new ExportedTarget(port, chap, initiatorChap, alias);
             if (targets.putIfAbsent(t.name(), t) != null) {
                 throw new IllegalArgumentException("target exported twice: " + t.name());
             }
