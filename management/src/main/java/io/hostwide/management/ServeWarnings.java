@@ -96,7 +96,12 @@ public final class ServeWarnings {
     /** The names of the targets that take logins without CHAP. */
     static List<String> withoutChap(ServeConfig cfg) {
         return (cfg.targets() == null ? List.<ServeConfig.Target>of() : cfg.targets()).stream()
-                .filter(t -> t.auth() == null).map(ServeConfig.Target::name).toList();
+                .filter(t -> t.auth() == null && !everyAclHasChap(t)).map(ServeConfig.Target::name).toList();
+    }
+
+    /** Every initiator the target admits proves CHAP of its own (an empty ACL list admits no one). */
+    private static boolean everyAclHasChap(ServeConfig.Target t) {
+        return t.acls() != null && t.acls().stream().allMatch(a -> a.auth() != null);
     }
 
     private static boolean holdsSecrets(ServeConfig cfg) {

@@ -128,7 +128,7 @@ public final class TargetAssembly implements AutoCloseable {
             }
             for (ServeConfig.Target t : cfg.targets() == null ? List.<ServeConfig.Target>of() : cfg.targets()) {
                 TargetPort port = addTarget(core, t, devices, summary::add);
-                sb.export(port, chapOf(t.auth()), t.alias());
+                sb.export(port, chapOf(t.auth()), aclChap(t), t.alias());
                 ports.put(t.name(), port);
             }
             summary.add("RAM budget: " + MemoryBudget.mib(ramBudget.limit()) + " for the RAM backstores' pages, "
@@ -158,6 +158,17 @@ public final class TargetAssembly implements AutoCloseable {
     private TargetPort addTarget(ServeConfig.Target t, Map<String, Device> devices,
                                  java.util.function.Consumer<String> summary) {
         return addTarget(core, t, devices, summary);
+    }
+
+    /** The ACLs' own CHAP by initiator name (LIO's node ACL auth): what those initiators prove instead of the target's. */
+    static Map<String, ChapPolicy> aclChap(ServeConfig.Target t) {
+        Map<String, ChapPolicy> m = new java.util.HashMap<>();
+        for (ServeConfig.Acl a : t.acls() == null ? List.<ServeConfig.Acl>of() : t.acls()) {
+            if (a.auth() != null) {
+                m.put(a.initiator(), chapOf(a.auth()));
+            }
+        }
+        return m;
     }
 
     private static ChapPolicy chapOf(ServeConfig.Chap c) {
@@ -205,14 +216,15 @@ public final class TargetAssembly implements AutoCloseable {
             ServeConfig.Target old = was.get(name);
             if (old == null) {
                 ports.put(name, addTarget(t, devices, line -> { })); // "added target" says it
-                server.export(ports.get(name), chapOf(t.auth()), t.alias());
+                server.export(ports.get(name), chapOf(t.auth()), aclChap(t), t.alias());
                 changes.add("added target " + name);
             } else if (!old.equals(t)) { // unchanged targets are not even looked at: 1,000 targets stay cheap
                 TargetPort port = ports.get(name);
                 changes.addAll(ConfigDiff.applyLuns(port, t, devices));
                 changes.addAll(ConfigDiff.applyAcls(port, old, t));
-                if (!Objects.equals(old.auth(), t.auth()) || !Objects.equals(old.alias(), t.alias())) {
-                    server.export(port, chapOf(t.auth()), t.alias());
+                if (!Objects.equals(old.auth(), t.auth()) || !Objects.equals(old.alias(), t.alias())
+                        || !aclChap(old).equals(aclChap(t))) {
+                    server.export(port, chapOf(t.auth()), aclChap(t), t.alias());
                     changes.add(name + ": " + (t.auth() == null ? "no CHAP" : "CHAP user " + t.auth().user())
                             + (t.alias() == null ? "" : ", alias " + t.alias()) + " for new logins");
                 }

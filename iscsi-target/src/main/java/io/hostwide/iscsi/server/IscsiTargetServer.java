@@ -302,8 +302,14 @@ public final class IscsiTargetServer implements AutoCloseable {
      *
      * @return whether a target of that name was exported already
      */
-    public synchronized boolean export(TargetPort port, ChapPolicy chap, String alias) {
-        ExportedTarget t = new ExportedTarget(port, chap, alias);
+    public boolean export(TargetPort port, ChapPolicy chap, String alias) {
+        return export(port, chap, Map.of(), alias);
+    }
+
+    /** The same, with CHAP of its own for some initiators (LIO's per-node-ACL auth). */
+    public synchronized boolean export(TargetPort port, ChapPolicy chap, Map<String, ChapPolicy> initiatorChap,
+                                       String alias) {
+        ExportedTarget t = new ExportedTarget(port, chap, initiatorChap, alias);
         Map<String, ExportedTarget> next = new LinkedHashMap<>(targets);
         boolean existed = next.put(t.name(), t) != null;
         targets = java.util.Collections.unmodifiableMap(next);

@@ -169,15 +169,18 @@ public final class ManagementApi {
     // Helpers for the method classes: the model is immutable records, so every edit rebuilds the path to its leaf.
 
     static ServeConfig withBackstores(ServeConfig c, Map<String, ServeConfig.Backstore> stores) {
-        return new ServeConfig(c.portals(), c.session(), c.discoveryAuth(), stores, c.targets(), c.limits());
+        return new ServeConfig(c.portals(), c.session(), c.discoveryAuth(), stores, c.targets(), c.limits(),
+                c.metrics());
     }
 
     static ServeConfig withTargets(ServeConfig c, List<ServeConfig.Target> targets) {
-        return new ServeConfig(c.portals(), c.session(), c.discoveryAuth(), c.backstores(), targets, c.limits());
+        return new ServeConfig(c.portals(), c.session(), c.discoveryAuth(), c.backstores(), targets, c.limits(),
+                c.metrics());
     }
 
     static ServeConfig withDiscoveryAuth(ServeConfig c, ServeConfig.Chap auth) {
-        return new ServeConfig(c.portals(), c.session(), auth, c.backstores(), c.targets(), c.limits());
+        return new ServeConfig(c.portals(), c.session(), auth, c.backstores(), c.targets(), c.limits(),
+                c.metrics());
     }
 
     static Map<String, ServeConfig.Backstore> stores(ServeConfig c) {
