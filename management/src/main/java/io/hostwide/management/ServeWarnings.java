@@ -99,9 +99,12 @@ public final class ServeWarnings {
                 .filter(t -> t.auth() == null && !everyAclHasChap(t)).map(ServeConfig.Target::name).toList();
     }
 
-    /** Every initiator the target admits proves CHAP of its own (an empty ACL list admits no one). */
+    /**
+     * Every initiator the target admits proves CHAP of its own. An empty ACL list admits no one, but does not count:
+     * the first ACL added to it would be open (the API refuses such a target beyond loopback until it has CHAP).
+     */
     private static boolean everyAclHasChap(ServeConfig.Target t) {
-        return t.acls() != null && t.acls().stream().allMatch(a -> a.auth() != null);
+        return t.acls() != null && !t.acls().isEmpty() && t.acls().stream().allMatch(a -> a.auth() != null);
     }
 
     private static boolean holdsSecrets(ServeConfig cfg) {

@@ -64,4 +64,23 @@ class ServeWarningsTest {
         Files.setPosixFilePermissions(noSecrets, PosixFilePermissions.fromString("rw-r--r--"));
         assertThat(ServeWarnings.of(ServeConfigLoader.load(noSecrets), LOOPBACK, false, noSecrets)).isEmpty();
     }
+
+    /** A target whose every ACL has CHAP of its own is not open; one ACL without, or no ACL at all, is. */
+    @Test
+    void aclChapCountsWhenEveryAclHasIt() {
+        String acl = "{ \"initiator\": \"iqn.2026-12.io.hostwide:%s\"%s, \"luns\": [ { \"lun\": 0 } ] }";
+        String auth = ", \"auth\": { \"user\": \"u\", \"secret\": \"twelve-chars-ok\" }";
+        String cfg = """
+                { "backstores": { "r": { "type": "ram", "size": "1m" } },
+                  "targets": [ { "name": "iqn.2026-12.io.hostwide:t", "luns": [ { "lun": 0, "backstore": "r" } ],
+                                 "acls": [ %s ] } ] }
+                """;
+        assertThat(ServeWarnings.withoutChap(ServeConfigLoader.parse("c",
+                cfg.formatted(acl.formatted("a", auth) + ", " + acl.formatted("b", auth))))).isEmpty();
+        assertThat(ServeWarnings.withoutChap(ServeConfigLoader.parse("c",
+                cfg.formatted(acl.formatted("a", auth) + ", " + acl.formatted("b", "")))))
+                .containsExactly("iqn.2026-12.io.hostwide:t");
+        assertThat(ServeWarnings.withoutChap(ServeConfigLoader.parse("c", cfg.formatted(""))))
+                .as("no ACL yet: the first one added would be open").containsExactly("iqn.2026-12.io.hostwide:t");
+    }
 }

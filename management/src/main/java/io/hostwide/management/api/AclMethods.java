@@ -27,9 +27,11 @@ final class AclMethods {
         api.method("acl_unmap_lun", List.of("target", "initiator", "mapped_lun"), "hide a mapped LUN",
                 p -> unmap(api, p.string("target"), p.string("initiator"), p.integer("mapped_lun")));
         api.method("chap_set", List.of("target", "initiator", "user", "secret", "mutual_user", "mutual_secret"),
-                "CHAP for logins to a target, or for discovery when no target is given (new logins)",
+                "CHAP for logins to a target, to it from one initiator (its ACL's own), or for discovery when no target "
+                        + "is given (new logins)",
                 p -> chapSet(api, p));
-        api.method("chap_clear", List.of("target", "initiator"), "no CHAP for a target, or for discovery",
+        api.method("chap_clear", List.of("target", "initiator"),
+                "no CHAP for a target, for an initiator's ACL (the target's applies again), or for discovery",
                 p -> chapClear(api, p));
     }
 
@@ -179,26 +181,24 @@ final class AclMethods {
     }
 
     private static Object chapSet(ManagementApi api, Params p) {
-        refusePerAcl(p);
         ServeConfig.Chap chap = new ServeConfig.Chap(p.string("user"), p.string("secret"),
                 p.optString("mutual_user"), p.optString("mutual_secret"));
-        return setChap(api, p.optString("target"), chap);
+        return p.has("initiator") ? setAclChap(api, p, chap) : setChap(api, p.optString("target"), chap);
     }
 
     private static Object chapClear(ManagementApi api, Params p) {
-        refusePerAcl(p);
-        return setChap(api, p.optString("target"), null);
+        return p.has("initiator") ? setAclChap(api, p, null) : setChap(api, p.optString("target"), null);
     }
 
-    /**
-     * The login path checks CHAP per target, not per initiator: storing a per-ACL secret it would not enforce would
-     * let an operator believe an initiator is protected when it is not.
-     */
-    private static void refusePerAcl(Params p) {
-        if (p.has("initiator")) {
-            throw ApiException.domain(ApiException.Reason.UNSUPPORTED, "per-ACL CHAP is not enforced at login yet; "
-                    + "set CHAP on the target (chap_set with target only)");
-        }
+    /** LIO's node ACL auth: what that initiator proves at login instead of the target's CHAP (new logins). */
+    private static Object setAclChap(ManagementApi api, Params p, ServeConfig.Chap chap) {
+        String target = p.string("target");
+        String initiator = p.string("initiator");
+        ServeConfig.Target t = ManagementApi.requireTarget(api.current(), target);
+        ServeConfig.Acl a = require(t, initiator);
+        ServeConfig.Acl n = new ServeConfig.Acl(a.initiator(), chap, a.luns());
+        List<String> changes = api.change(c -> ManagementApi.replaceTarget(c, withAcl(t, initiator, n)));
+        return ManagementApi.result("changed", !changes.isEmpty());
     }
 
     private static Object setChap(ManagementApi api, String target, ServeConfig.Chap chap) {

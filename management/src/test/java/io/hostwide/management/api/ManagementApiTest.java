@@ -120,7 +120,7 @@ class ManagementApiTest {
     }
 
     @Test
-    void chapIsSetOnTargetsAndDiscoveryAndRefusedPerAcl() {
+    void chapIsSetOnTargetsAclsAndDiscovery() {
         try (ApiHarness h = new ApiHarness(EMPTY, null)) {
             h.ok("target_create", "{\"name\":\"" + T + "\"}");
             String chap = "{\"target\":\"" + T + "\",\"user\":\"u\",\"secret\":\"twelve-chars-ok\"}";
@@ -131,8 +131,16 @@ class ManagementApiTest {
                     -32005, "invalid");
             h.ok("chap_set", "{\"user\":\"disc\",\"secret\":\"discovery-secret\"}");
             assertThat(h.assembly.current().discoveryAuth().user()).isEqualTo("disc");
-            assertReason(h.error("chap_set", "{\"target\":\"" + T + "\",\"initiator\":\"" + I
-                    + "\",\"user\":\"u\",\"secret\":\"twelve-chars-ok\"}"), -32007, "unsupported");
+            String aclChap = "{\"target\":\"" + T + "\",\"initiator\":\"" + I
+                    + "\",\"user\":\"u2\",\"secret\":\"twelve-chars-ok\"}";
+            assertReason(h.error("chap_set", aclChap), -32002, "not_found"); // no ACL for I yet
+            h.ok("acl_create", "{\"target\":\"" + T + "\",\"initiator\":\"" + I + "\"}");
+            assertThat(h.ok("chap_set", aclChap).get("changed").asBoolean()).isTrue();
+            assertThat(h.assembly.current().targets().get(0).acls().get(0).auth().user()).isEqualTo("u2");
+            assertThat(h.ok("chap_clear", "{\"target\":\"" + T + "\",\"initiator\":\"" + I + "\"}")
+                    .get("changed").asBoolean()).isTrue();
+            assertThat(h.assembly.current().targets().get(0).acls().get(0).auth()).isNull();
+            assertThat(h.ok("chap_set", aclChap).get("changed").asBoolean()).isTrue();
             JsonNode cfg = h.ok("config_get", null);
             assertThat(cfg.toString()).doesNotContain("twelve-chars-ok").contains("********");
             assertThat(h.ok("config_get", "{\"include_secrets\":true}").toString()).contains("twelve-chars-ok");
