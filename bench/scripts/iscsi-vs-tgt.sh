@@ -18,7 +18,7 @@
 # where the cell says random. iperf3's single-stream loopback bandwidth is measured in the same run (one per round)
 # and printed beside the large-block rows.
 #
-# A round that fails or measures 0 stops the script with exit status 1 naming the cell, target, client and round:
+# A round that fails, hangs (10 x --secs + 60 s) or measures 0 stops the script with exit status 1 naming the cell, target, client and round:
 # it never enters a median. Needs root (tgtd), tgt, libiscsi-bin, qemu-utils, iperf3, stress-ng, python3; as root,
 # missing packages are installed with apt-get, otherwise the script says which to install.
 # --jar runs that hostwide.jar for serve and the initiator (e.g. a build of another commit, for before/after);
@@ -128,22 +128,29 @@ qcount=()  # qemu-img's request count per cell, from its calibration run
 run() {
   local client=$1 t=$2 rw=$3 bs=$4 qd=$5 n=$6 u=${url[$2]} i out
   local -a ps=()
+  # A client that hangs (seen once: iscsi-perf -t 3 against tgtd, 17 minutes under load average 37) fails the
+  # round like any other failure instead of hanging the script.
+  local limit=$((10 * secs + 60))
   for i in $(seq 1 "$n"); do
     out="$work/run.$i"
     case "$client" in
       iscsi-perf)
-        iscsi-perf $([ "$rw" = randread ] && echo -r) -m "$qd" -b $((bs / 512)) -t "$secs" "$u" >"$out" 2>&1 & ps+=($!) ;;
+        timeout -k 5 "$limit" iscsi-perf $([ "$rw" = randread ] && echo -r) -m "$qd" -b $((bs / 512)) -t "$secs" "$u" >"$out" 2>&1 & ps+=($!) ;;
       qemu-img)
         local step=$bs; [ "$rw" = randwrite ] && step=$((257 * 4096))
-        qemu-img bench -f raw -w -t none -c "$qc" -d "$qd" -s "$bs" -S "$step" -o $(( (i - 1) * 4096 * 8192 )) \
+        timeout -k 5 "$limit" qemu-img bench -f raw -w -t none -c "$qc" -d "$qd" -s "$bs" -S "$step" -o $(( (i - 1) * 4096 * 8192 )) \
           "$u" >"$out" 2>&1 & ps+=($!) ;;
       hostwide)
-        "$JAVA" -XX:+UseParallelGC -jar "$jar" bench --device "iscsi:url=$u" --rw="$rw" --bs="$bs" --iodepth="$qd" \
+        timeout -k 5 "$limit" "$JAVA" -XX:+UseParallelGC -jar "$jar" bench --device "iscsi:url=$u" --rw="$rw" --bs="$bs" --iodepth="$qd" \
           --runtime="${secs}s" --seed="$i" --json >"$out" 2>&1 & ps+=($!) ;;
     esac
   done
   local failed=0
-  for i in "${ps[@]}"; do wait "$i" || failed=1; done
+  local rc
+  for i in "${ps[@]}"; do
+    wait "$i" && rc=0 || rc=$?
+    [ "$rc" = 0 ] || { failed=1; [ "$rc" = 124 ] && echo "timed out after ${limit}s" >&2; }
+  done
   [ "$failed" = 0 ] || { cat "$work"/run.* >&2; return 1; }
   for i in $(seq 1 "$n"); do
     case "$client" in
