@@ -1,58 +1,230 @@
 #!/usr/bin/env bash
-# Side-by-side: Debian's tgtd (LUN on a 1 GiB file in /dev/shm) and `hostwide
-# serve` (1 GiB RAM LUN), each on its own loopback port, driven in turn by
-# libiscsi's iscsi-perf: 4 KiB random reads at -m 1, 16 and 64, rounds A B A B.
-# Prints IOPS per round, the medians and hostwide/tgtd ratios.
-#   bench/scripts/iscsi-vs-tgt.sh [rounds=3] [seconds=10]
-# Needs: tgt and libiscsi-bin (apt-get install -y tgt libiscsi-bin), root for tgtd.
+# Side-by-side, like for like (issue 13 item 1): Debian's tgtd and `hostwide serve` each serve a file LUN on the
+# same storage (a sparse 1 GiB file in /dev/shm: tgtd's rdwr backing store, hostwide's file backstore), and
+# hostwide also serves a 1 GiB RAM LUN as an extra row. Every cell runs its targets in turn, one round after the
+# other (A B C, then B C A, ...), and reports the median per target and the ratios hostwide/tgtd.
+#
+#   bench/scripts/iscsi-vs-tgt.sh [--quick] [--rounds N] [--secs S] [--json FILE] [--plot FILE.svg]
+#                                 [--jar HOSTWIDE.JAR] [--poll-us N] [--only REGEX]
+#
+# Matrix (the full run; --quick is a handful of cells with 3 s rounds, for development):
+#   4 KiB random read and write at QD 1/16/64; 64 KiB and 1 MiB sequential read and write at QD 1/4/16;
+#   1 and 8 sessions (8 sessions = 8 client processes at once, each with the cell's QD; their rates add up);
+#   4 KiB random reads at QD 1/16/64 again with `stress-ng --cpu <cores>` running ("busy" rows).
+# Clients: reads, libiscsi's iscsi-perf (READ16); writes, the same two clients on every target: `qemu-img bench
+# -w` (libiscsi inside qemu, the neutral one) and hostwide's own initiator (`hostwide bench --device iscsi:`).
+# qemu-img bench cannot write at random offsets: its "4 KiB random write" strides by 1028 KiB (a prime number of
+# 4 KiB blocks) and wraps, so consecutive writes never touch neighbouring blocks; every other client is random
+# where the cell says random. iperf3's single-stream loopback bandwidth is measured in the same run (one per round)
+# and printed beside the large-block rows.
+#
+# A round that fails, hangs (10 x --secs + 60 s) or measures 0 stops the script with exit status 1 naming the cell, target, client and round:
+# it never enters a median. Needs root (tgtd), tgt, libiscsi-bin, qemu-utils, iperf3, stress-ng, python3; as root,
+# missing packages are installed with apt-get, otherwise the script says which to install.
+# --jar runs that hostwide.jar for serve and the initiator (e.g. a build of another commit, for before/after);
+# by default the worktree's ./hostwide is built and its jar used. --only runs the cells whose name matches REGEX
+# (names as printed, e.g. 'read-1m'). --plot writes an SVG bar chart of the ratios (no chart library: the plot
+# of item 5 is `bench --plot`; this is the script's own quick look).
 set -euo pipefail
-rounds=${1:-3}; secs=${2:-10}
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-work=$(mktemp -d /tmp/hostwide-vs-tgt.XXXXXX)
-for tool in tgtd tgtadm iscsi-perf iscsi-readcapacity16; do
-  command -v $tool >/dev/null || { echo "missing $tool: apt-get install -y tgt libiscsi-bin" >&2; exit 1; }
+quick=0 rounds="" secs="" json="" plot="" jar="" poll="" only=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --rounds) rounds=$2; shift ;;
+    --secs) secs=$2; shift ;;
+    --json) json=$2; shift ;;
+    --plot) plot=$2; shift ;;
+    --jar) jar=$2; shift ;;
+    --poll-us) poll=$2; shift ;;
+    --only) only=$2; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "iscsi-vs-tgt.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
 done
+[ "$quick" = 1 ] && { rounds=${rounds:-3}; secs=${secs:-3}; }
+rounds=${rounds:-3}; secs=${secs:-5}
+[[ "$rounds" =~ ^[1-9][0-9]*$ && "$secs" =~ ^[1-9][0-9]*$ ]] || { echo "iscsi-vs-tgt.sh: --rounds and --secs take positive integers" >&2; exit 2; }
+
+# Tools: install what is missing when we may (root), else say what to install.
+need=(tgtd:tgt tgtadm:tgt iscsi-perf:libiscsi-bin iscsi-readcapacity16:libiscsi-bin qemu-img:qemu-utils
+      iperf3:iperf3 stress-ng:stress-ng python3:python3)
+missing=()
+for n in "${need[@]}"; do command -v "${n%%:*}" >/dev/null || missing+=("${n#*:}"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  mapfile -t missing < <(printf "%s\n" "${missing[@]}" | sort -u)
+  if [ "$(id -u)" = 0 ]; then
+    echo "installing ${missing[*]}" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" >/dev/null
+  else
+    echo "iscsi-vs-tgt.sh: missing packages: apt-get install -y ${missing[*]} (and run as root for tgtd)" >&2; exit 1
+  fi
+fi
+[ "$(id -u)" = 0 ] || { echo "iscsi-vs-tgt.sh: tgtd needs root" >&2; exit 1; }
+# shellcheck source=../../bin/jdk.sh
+source "$root/bin/jdk.sh"
+# shellcheck source=../../bin/memory.sh
+source "$root/bin/memory.sh"
+if [ -z "$jar" ]; then
+  "$root/hostwide" --version >/dev/null
+  jar="$root/cli/target/hostwide.jar"
+fi
+[ -f "$jar" ] || { echo "iscsi-vs-tgt.sh: no such jar: $jar" >&2; exit 1; }
+
+work=$(mktemp -d /tmp/hostwide-vs-tgt.XXXXXX)
+tfile=/dev/shm/hostwide-vs-tgt.$$.tgt.img; hfile=/dev/shm/hostwide-vs-tgt.$$.hw.img
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-pick_port() { local p; while :; do p=$((20000 + RANDOM % 30000)); port_free $p && [ "$p" != "${1:-}" ] && { echo $p; return; }; done; }
+pick_port() { local p; while :; do p=$((20000 + RANDOM % 30000)); port_free $p && [[ " $* " != *" $p "* ]] && { echo $p; return; }; done; }
 wait_port() { for _ in $(seq 1 300); do port_free "$1" || return 0; sleep 0.1; done; return 1; }
-tport=$(pick_port); hport=$(pick_port "$tport")
-tiqn=iqn.2026-12.org.tgt:bench; hiqn=iqn.2026-12.io.hostwide:target0
-pids=()
+tport=$(pick_port); hport=$(pick_port "$tport"); iport=$(pick_port "$tport" "$hport")
+tiqn=iqn.2026-12.org.tgt:bench; hiqn=iqn.2026-12.io.hostwide:bench
+pids=() stress=""
 cleanup() {
+  [ -n "$stress" ] && kill "$stress" 2>/dev/null
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   sleep 0.5; for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-  rm -f /dev/shm/hostwide-bench-tgt.img; rm -rf "$work"
+  rm -f "$tfile" "$hfile"; rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
 
-truncate -s 1G /dev/shm/hostwide-bench-tgt.img
+truncate -s 1G "$tfile" "$hfile"
 ctl=$((100 + RANDOM % 1000))   # tgtd's control-socket index, not a TCP port
 tgtd -f --iscsi portal=127.0.0.1:$tport --control-port=$ctl >"$work/tgtd.log" 2>&1 & pids+=($!); disown $!
 wait_port $tport || { echo "tgtd did not start: $(cat "$work/tgtd.log")" >&2; exit 1; }
 tgtadm -C $ctl --lld iscsi --op new --mode target --tid 1 -T $tiqn
-tgtadm -C $ctl --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 -b /dev/shm/hostwide-bench-tgt.img
+tgtadm -C $ctl --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 --bstype rdwr -b "$tfile"
 tgtadm -C $ctl --lld iscsi --op bind --mode target --tid 1 -I ALL
-"$root/hostwide" --version >/dev/null
-"$root/hostwide" serve --listen 127.0.0.1:$hport >"$work/hostwide.log" 2>&1 & pids+=($!); disown $!
-wait_port $hport || { echo "hostwide serve did not start: $(tail "$work/hostwide.log")" >&2; exit 1; }
-
-turl="iscsi://127.0.0.1:$tport/$tiqn/1"; hurl="iscsi://127.0.0.1:$hport/$hiqn/0"
-blocks() { local bs; bs=$(iscsi-readcapacity16 "$1" | awk -F: '/LOGICAL BLOCK LENGTH/ {print $2}'); echo $((4096 / bs)); }
-tb=$(blocks "$turl"); hb=$(blocks "$hurl")
-run() { # url blocks depth -> average IOPS
-  iscsi-perf -r -m "$3" -b "$2" -t "$secs" "$1" 2>&1 | tr '\r' '\n' | awk '/iops average/ {v=$0} END {sub(/.*iops average /, "", v); sub(/ .*/, "", v); print v+0}'
+# The same shape of LUN as tgtd's: 512-byte blocks, write-back cache (tgtd's default), a page-cache-backed file.
+cat >"$work/serve.json" <<EOF
+{
+  "portals": ["127.0.0.1:$hport"],
+  "backstores": {
+    "file0": { "type": "file", "path": "$hfile", "size": "1g", "block_size": 512, "write_cache": true },
+    "ram0":  { "type": "ram", "size": "1g", "block_size": 512 }
+  },
+  "targets": [ { "name": "$hiqn", "luns": [ { "lun": 0, "backstore": "file0" }, { "lun": 1, "backstore": "ram0" } ] } ]
 }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2] + a[NR/2+1]) / 2)}'; }
-printf "%-6s %-8s %s\n" depth target "IOPS per round (4 KiB random read, ${secs}s each)"
-summary=()
-for m in 1 16 64; do
-  t=(); h=()
-  for r in $(seq 1 "$rounds"); do
-    t+=("$(run "$turl" "$tb" $m)"); h+=("$(run "$hurl" "$hb" $m)")
-  done
-  printf "%-6s %-8s %s\n" "-m $m" tgtd "${t[*]}"
-  printf "%-6s %-8s %s\n" "-m $m" hostwide "${h[*]}"
-  tm=$(printf "%s\n" "${t[@]}" | median); hm=$(printf "%s\n" "${h[@]}" | median)
-  summary+=("$(printf "%-6s tgtd %8d  hostwide %8d  ratio %s" "-m $m" "$tm" "$hm" "$(awk -v a="$hm" -v b="$tm" 'BEGIN {printf (b > 0 ? "%.2fx" : "n/a"), a / b}')")")
+EOF
+# shellcheck disable=SC2046 # the option strings split into words on purpose
+"$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory 2g) -jar "$jar" serve --memory 2g \
+  --config "$work/serve.json" --admin-socket "$work/admin.sock" ${poll:+--poll-us "$poll"} \
+  >"$work/hostwide.log" 2>&1 & pids+=($!); disown $!
+wait_port $hport || { echo "hostwide serve did not start: $(tail "$work/hostwide.log")" >&2; exit 1; }
+iperf3 -s -p "$iport" >"$work/iperf3-server.log" 2>&1 & pids+=($!); disown $!
+wait_port "$iport" || { echo "iperf3 -s did not start: $(cat "$work/iperf3-server.log")" >&2; exit 1; }
+
+declare -A url=([tgtd]="iscsi://127.0.0.1:$tport/$tiqn/1" [hostwide-file]="iscsi://127.0.0.1:$hport/$hiqn/0"
+                [hostwide-ram]="iscsi://127.0.0.1:$hport/$hiqn/1")
+targets=(tgtd hostwide-file hostwide-ram)
+for t in "${targets[@]}"; do
+  b=$(iscsi-readcapacity16 "${url[$t]}" | awk -F: '/LOGICAL BLOCK LENGTH/ {print $2+0}')
+  [ "$b" = 512 ] || { echo "iscsi-vs-tgt.sh: $t: block length '$b', expected 512" >&2; exit 1; }
 done
-echo; echo "medians:"; printf "%s\n" "${summary[@]}"
+
+# One client run: prints operations per second (summed over the cell's sessions), or fails.
+#   run CLIENT TARGET RW(randread|read|randwrite|write) BS QD SESSIONS
+qcount=()  # qemu-img's request count per cell, from its calibration run
+run() {
+  local client=$1 t=$2 rw=$3 bs=$4 qd=$5 n=$6 u=${url[$2]} i out
+  local -a ps=()
+  # A client that hangs (seen once: iscsi-perf -t 3 against tgtd, 17 minutes under load average 37) fails the
+  # round like any other failure instead of hanging the script.
+  local limit=$((10 * secs + 60))
+  for i in $(seq 1 "$n"); do
+    out="$work/run.$i"
+    case "$client" in
+      iscsi-perf)
+        timeout -k 5 "$limit" iscsi-perf $([ "$rw" = randread ] && echo -r) -m "$qd" -b $((bs / 512)) -t "$secs" "$u" >"$out" 2>&1 & ps+=($!) ;;
+      qemu-img)
+        local step=$bs; [ "$rw" = randwrite ] && step=$((257 * 4096))
+        timeout -k 5 "$limit" qemu-img bench -f raw -w -t none -c "$qc" -d "$qd" -s "$bs" -S "$step" -o $(( (i - 1) * 4096 * 8192 )) \
+          "$u" >"$out" 2>&1 & ps+=($!) ;;
+      hostwide)
+        timeout -k 5 "$limit" "$JAVA" -XX:+UseParallelGC -jar "$jar" bench --device "iscsi:url=$u" --rw="$rw" --bs="$bs" --iodepth="$qd" \
+          --runtime="${secs}s" --seed="$i" --json >"$out" 2>&1 & ps+=($!) ;;
+    esac
+  done
+  local failed=0
+  local rc
+  for i in "${ps[@]}"; do
+    wait "$i" && rc=0 || rc=$?
+    [ "$rc" = 0 ] || { failed=1; [ "$rc" = 124 ] && echo "timed out after ${limit}s" >&2; }
+  done
+  [ "$failed" = 0 ] || { cat "$work"/run.* >&2; return 1; }
+  for i in $(seq 1 "$n"); do
+    case "$client" in
+      iscsi-perf) tr '\r' '\n' <"$work/run.$i" | awk '/iops average/ {v=$0} END {sub(/.*iops average /, "", v); sub(/ .*/, "", v); print v+0}' ;;
+      qemu-img) awk -v c="$qc" '/Run completed in/ {print c / $4}' "$work/run.$i" ;;
+      hostwide) python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["write"]["iops"] + r["read"]["iops"] if r["errors"] == 0 else 0)' "$work/run.$i" ;;
+    esac
+  done | awk '{s += $1; n++} END {if (n == 0) print 0; else printf "%.1f\n", s}'
+}
+
+# Cells: name rw bs qd sessions clients busy
+cells=()
+add() { [ -z "$only" ] || [[ "$1" =~ $only ]] && cells+=("$*"); true; }
+if [ "$quick" = 1 ]; then
+  add randread-4k-qd1-s1 randread 4096 1 1 iscsi-perf 0
+  add randread-4k-qd16-s1 randread 4096 16 1 iscsi-perf 0
+  add randread-4k-qd16-s1-busy randread 4096 16 1 iscsi-perf 1
+  add read-1m-qd4-s1 read 1048576 4 1 iscsi-perf 0
+  add randwrite-4k-qd16-s1 randwrite 4096 16 1 qemu-img,hostwide 0
+  add write-1m-qd4-s1 write 1048576 4 1 qemu-img,hostwide 0
+else
+  for s in 1 8; do
+    for op in read write; do
+      cl=iscsi-perf; [ $op = write ] && cl=qemu-img,hostwide
+      for qd in 1 16 64; do add rand$op-4k-qd$qd-s$s rand$op 4096 $qd $s $cl 0; done
+      for bs in 64k:65536 1m:1048576; do
+        for qd in 1 4 16; do add $op-${bs%%:*}-qd$qd-s$s $op "${bs#*:}" $qd $s $cl 0; done
+      done
+    done
+  done
+  for qd in 1 16 64; do add randread-4k-qd$qd-s1-busy randread 4096 $qd 1 iscsi-perf 1; done
+fi
+[ ${#cells[@]} -gt 0 ] || { echo "iscsi-vs-tgt.sh: --only '$only' matches no cell" >&2; exit 2; }
+
+results="$work/results.tsv"   # cell client target round value
+: >"$results"
+iperf() { # one iperf3 single-stream loopback run, bytes per second
+  iperf3 -c 127.0.0.1 -p "$iport" -t "$secs" -J >"$work/iperf3.json" 2>&1 \
+    && python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"] / 8)' "$work/iperf3.json"
+}
+start_stress() { stress-ng --cpu "$(nproc)" --timeout 0 >"$work/stress.log" 2>&1 & stress=$!; sleep 1; }
+stop_stress() { kill "$stress"; wait "$stress" 2>/dev/null || true; stress=""; }
+
+echo "iscsi-vs-tgt.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar" >&2
+for r in $(seq 1 "$rounds"); do
+  v=$(iperf) && [ "${v%.*}" -gt 0 ] || { echo "iscsi-vs-tgt.sh: iperf3 round $r failed: $(cat "$work/iperf3.json")" >&2; exit 1; }
+  printf "iperf3\tiperf3\tloopback\t%s\t%s\n" "$r" "$v" >>"$results"
+done
+for c in "${cells[@]}"; do
+  read -r name rw bs qd n clients busy <<<"$c"
+  [ "$busy" = 1 ] && start_stress
+  for client in ${clients//,/ }; do
+    if [ "$client" = qemu-img ]; then # calibrate the request count so that a round on tgtd lasts about --secs
+      qc=$((bs >= 1048576 ? 64 : 2000))
+      run qemu-img tgtd "$rw" "$bs" "$qd" 1 >/dev/null || { echo "iscsi-vs-tgt.sh: $name: qemu-img calibration on tgtd failed" >&2; exit 1; }
+      qc=$(awk -v c="$qc" -v s="$secs" '/Run completed in/ {t = $4} END {n = int(c * s / (t > 0.01 ? t : 0.01)); print (n < 16 ? 16 : n)}' "$work/run.1")
+      qc=$((qc / n > 16 ? qc / n : 16))
+    fi
+    for r in $(seq 1 "$rounds"); do
+      for k in 0 1 2; do # rotate the order each round: A B C, B C A, C A B
+        t=${targets[$(( (k + r - 1) % 3 ))]}
+        v=$(run "$client" "$t" "$rw" "$bs" "$qd" "$n") || v=0
+        if [ "$(awk -v v="$v" 'BEGIN {print (v > 0)}')" != 1 ]; then
+          [ -n "$stress" ] && stop_stress
+          echo "iscsi-vs-tgt.sh: FAILED cell $name, target $t, client $client, round $r (result '$v'); see above" >&2
+          exit 1
+        fi
+        printf "%s\t%s\t%s\t%s\t%s\n" "$name" "$client" "$t" "$r" "$v" >>"$results"
+        printf "  %-26s %-10s %-14s round %d: %s ops/s\n" "$name" "$client" "$t" "$r" "$v" >&2
+      done
+    done
+  done
+  [ "$busy" = 1 ] && stop_stress
+done
+
+python3 "$root/bench/scripts/side_by_side_report.py" "$results" --secs "$secs" --rounds "$rounds" \
+  ${json:+--json "$json"} ${plot:+--plot "$plot"}

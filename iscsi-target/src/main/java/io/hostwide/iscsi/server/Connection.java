@@ -78,6 +78,8 @@ final class Connection implements LoginEnvironment {
     private final AtomicBoolean cleaned = new AtomicBoolean();
     private final long connectedNanos = System.nanoTime();
     private volatile Thread reader;
+    /** Whether read polling has been paying on this connection; the reader thread's only. */
+    private final ReadSpin.State spinState = new ReadSpin.State();
     private PduDecoder decoder = PduDecoder.forTarget(false, false, LoginStateMachineLimits.LOGIN_SEGMENT);
     private LoginStateMachine login;
     private ExportedTarget loginTarget;
@@ -180,7 +182,7 @@ final class Connection implements LoginEnvironment {
                 }
                 writer.flush();
                 if (!login) {
-                    server.readSpin.await(probe); // a connection that has not logged in is not worth a core's time
+                    server.readSpin.await(probe, spinState); // a connection that has not logged in is not worth a core's time
                 }
                 if (writer.broken() || channel.read(recv) < 0) {
                     break;

@@ -160,17 +160,15 @@ public final class RamBackstore implements Backstore {
         }
     }
 
+    /**
+     * A page of zeros to copy from: one bulk copy per page read of a never-written page, where a loop of 8-byte
+     * stores was the slowest part of a large read of a fresh LUN (issue 13: 1 MiB reads). Read-only, so shared.
+     */
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(PAGE_SIZE).asReadOnlyBuffer();
+
     private static void zero(ByteBuffer dst, int n) {
-        int p = dst.position();
-        int end = p + n;
-        while (p + 8 <= end) {
-            dst.putLong(p, 0L);
-            p += 8;
-        }
-        while (p < end) {
-            dst.put(p++, (byte) 0);
-        }
-        dst.position(end);
+        dst.put(dst.position(), ZEROS, 0, n); // absolute: never moves the shared buffer's position
+        dst.position(dst.position() + n);
     }
 
     /**

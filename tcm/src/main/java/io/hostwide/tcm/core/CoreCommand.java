@@ -150,6 +150,7 @@ public final class CoreCommand implements TargetCommand, Command {
             throw new IllegalStateException("release of a command that is " + stateName() + ": " + this);
         }
         this.dataOut = null;
+        buffers.giveBack();
         this.fabricPrivate = null;
         this.sessionLun = null;
         this.device = null;

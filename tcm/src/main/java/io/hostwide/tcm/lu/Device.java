@@ -128,6 +128,29 @@ public final class Device implements AutoCloseable {
         return a > 0 ? Math.min(a, cap) : DEFAULT_MAX_TRANSFER_BYTES / blockSize();
     }
 
+    /**
+     * Default OPTIMAL TRANSFER LENGTH: 1 MiB. Linux sd uses a valid OPTIMAL TRANSFER LENGTH as the largest request
+     * it builds ({@code sd_revalidate_disk}: {@code max_sectors}), so this is the command size kernel initiators
+     * send: large enough that per-command costs (CDB, R2T, status, a backstore call) are spread over 1 MiB, as Linux
+     * itself caps a disk that reports nothing at about that size ({@code BLK_DEF_MAX_SECTORS}, 1280 KiB); not the
+     * 8 MiB maximum, so a session's queue of such commands holds a bounded amount of buffer memory.
+     */
+    public static final int DEFAULT_OPTIMAL_TRANSFER_BYTES = 1 << 20;
+
+    /**
+     * The OPTIMAL TRANSFER LENGTH reported, in blocks (SBC-4 §6.6.4): the attribute, or
+     * {@link #DEFAULT_OPTIMAL_TRANSFER_BYTES} worth of blocks when it is derived; never above
+     * {@link #maxTransferBlocks()} and always whole OPTIMAL TRANSFER LENGTH GRANULARITY units (Linux's
+     * {@code sd_validate_opt_xfer_size} ignores a value beyond the maximum or not a multiple of the physical block).
+     * 0 means none is reported.
+     */
+    public long optimalTransferBlocks() {
+        long a = attributes.optimalTransferLength();
+        long want = a == DeviceAttributes.OPTIMAL_TRANSFER_LENGTH_DERIVED ? DEFAULT_OPTIMAL_TRANSFER_BYTES / blockSize() : a;
+        long v = Math.min(want, maxTransferBlocks());
+        return v - v % attributes.logicalBlocksPerPhysicalBlock();
+    }
+
     public String unitSerial() { return unitSerial; }
 
     public long naa() { return naa; }

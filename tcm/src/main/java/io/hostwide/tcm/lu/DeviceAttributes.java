@@ -31,7 +31,9 @@ public final class DeviceAttributes {
     // beyond the 8 MiB transfer limit, e.g. libiscsi WriteSame16.Unmap then writes 32 MiB in one WRITE(16))
     private long maxWriteSameLength = 0xFFFF;
     private long maxTransferLength = 0; // 0: 8 MiB worth of blocks (Device.maxTransferBlocks)
-    private long optimalTransferLength = 256;
+    // -1: derived from the block size and the transfer limit (Device.optimalTransferBlocks); a fixed 256 blocks was
+    // 128 KiB on a 512-byte-block LUN, which Linux sd then took as its request size cap (issue 13)
+    private long optimalTransferLength = OPTIMAL_TRANSFER_LENGTH_DERIVED;
     private int maxCompareAndWriteLength = 255; // SBC-4 §6.6.4: a one-byte field, as is NUMBER OF LOGICAL BLOCKS
     private long maxAtomicTransferLength = 256;
     private long atomicAlignment = 1;
@@ -137,8 +139,22 @@ public final class DeviceAttributes {
      */
     public long maxTransferLength() { return maxTransferLength; }
     public DeviceAttributes maxTransferLength(long v) { this.maxTransferLength = v; return this; }
+    /** {@link #optimalTransferLength(long)}: report {@link Device#DEFAULT_OPTIMAL_TRANSFER_BYTES} worth of blocks. */
+    public static final long OPTIMAL_TRANSFER_LENGTH_DERIVED = -1;
+    /** The configured OPTIMAL TRANSFER LENGTH; see {@link Device#optimalTransferBlocks()} for the value reported. */
     public long optimalTransferLength() { return optimalTransferLength; }
-    public DeviceAttributes optimalTransferLength(long v) { this.optimalTransferLength = v; return this; }
+    /**
+     * Block limits VPD OPTIMAL TRANSFER LENGTH in blocks: {@link #OPTIMAL_TRANSFER_LENGTH_DERIVED} (default) for
+     * {@link Device#DEFAULT_OPTIMAL_TRANSFER_BYTES} worth of blocks, 0 to report none, else that many blocks (never
+     * reported above the maximum transfer length, and rounded down to whole physical blocks).
+     */
+    public DeviceAttributes optimalTransferLength(long v) {
+        if (v < OPTIMAL_TRANSFER_LENGTH_DERIVED || v > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("optimal transfer length " + v + " is not -1 (derived) or 0..2^32-1 blocks");
+        }
+        this.optimalTransferLength = v;
+        return this;
+    }
     /** MAXIMUM COMPARE AND WRITE LENGTH in blocks (1..255). */
     public int maxCompareAndWriteLength() { return maxCompareAndWriteLength; }
     public DeviceAttributes maxCompareAndWriteLength(int v) { this.maxCompareAndWriteLength = Math.min(255, Math.max(1, v)); return this; }

@@ -126,7 +126,7 @@ final class Vpd {
         d[BlockLimits.MAXIMUM_COMPARE_AND_WRITE_LENGTH] = (byte) (a.emulateCaw() ? a.maxCompareAndWriteLength() : 0);
         BigEndian.put16(d, BlockLimits.OPTIMAL_TRANSFER_LENGTH_GRANULARITY, a.logicalBlocksPerPhysicalBlock());
         BigEndian.put32(d, BlockLimits.MAXIMUM_TRANSFER_LENGTH, dev.maxTransferBlocks());
-        BigEndian.put32(d, BlockLimits.OPTIMAL_TRANSFER_LENGTH, a.optimalTransferLength());
+        BigEndian.put32(d, BlockLimits.OPTIMAL_TRANSFER_LENGTH, dev.optimalTransferBlocks());
         BigEndian.put32(d, BlockLimits.MAXIMUM_PREFETCH_LENGTH, dev.maxTransferBlocks());
         if (dev.thinProvisioned()) {
             BigEndian.put32(d, BlockLimits.MAXIMUM_UNMAP_LBA_COUNT, a.maxUnmapLbaCount());

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Medians and ratios of iscsi-vs-tgt.sh's rounds: a table on stdout, optionally JSON and an SVG bar chart.
+
+Input: lines "cell<TAB>client<TAB>target<TAB>round<TAB>ops_per_second" (the iperf3 rows: cell "iperf3", value in
+bytes per second). The script has already refused any zero or failed round, so every value here is a measurement.
+"""
+import argparse
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+TARGETS = ["tgtd", "hostwide-file", "hostwide-ram"]
+SIZES = {"4k": 4096, "64k": 65536, "1m": 1048576}
+MIB = 1 << 20
+
+
+def block_size(cell):
+    return SIZES[cell.split("-")[1]]
+
+
+def load(path):
+    rounds = defaultdict(list)
+    order = []
+    with open(path) as f:
+        for line in f:
+            cell, client, target, _, value = line.rstrip("\n").split("\t")
+            if (cell, client) not in order:
+                order.append((cell, client))
+            rounds[(cell, client, target)].append(float(value))
+    return order, rounds
+
+
+def rows(order, rounds):
+    iperf = statistics.median(rounds[("iperf3", "iperf3", "loopback")])
+    out = []
+    for cell, client in order:
+        if cell == "iperf3":
+            continue
+        bs = block_size(cell)
+        med = {t: statistics.median(rounds[(cell, client, t)]) for t in TARGETS}
+        row = {
+            "cell": cell, "client": client, "block_size": bs,
+            "rounds": {t: rounds[(cell, client, t)] for t in TARGETS},
+            "median_iops": med,
+            "median_mib_s": {t: med[t] * bs / MIB for t in TARGETS},
+            "ratio_file": med["hostwide-file"] / med["tgtd"],
+            "ratio_ram": med["hostwide-ram"] / med["tgtd"],
+        }
+        if bs >= 65536:
+            row["share_of_iperf3"] = {t: med[t] * bs / iperf for t in TARGETS}
+        out.append(row)
+    return iperf, out
+
+
+def table(iperf, out, secs, nrounds):
+    print(f"medians of {nrounds} rounds x {secs}s; ratio = hostwide / tgtd on the same client; "
+          f"iperf3 single-stream loopback {iperf / MIB:.0f} MiB/s")
+    print(f"{'cell':<26} {'client':<10} {'tgtd':>10} {'hw-file':>10} {'hw-ram':>10} {'file/tgtd':>9} "
+          f"{'ram/tgtd':>9}  {'MiB/s tgtd / file / ram':<24} {'of iperf3 (file)':>16}")
+    for r in out:
+        m, b = r["median_iops"], r["median_mib_s"]
+        mib = f"{b['tgtd']:.0f} / {b['hostwide-file']:.0f} / {b['hostwide-ram']:.0f}"
+        share = f"{100 * r['share_of_iperf3']['hostwide-file']:.0f}%" if "share_of_iperf3" in r else ""
+        print(f"{r['cell']:<26} {r['client']:<10} {m['tgtd']:>10.0f} {m['hostwide-file']:>10.0f} "
+              f"{m['hostwide-ram']:>10.0f} {r['ratio_file']:>8.2f}x {r['ratio_ram']:>8.2f}x  {mib:<24} {share:>16}")
+
+
+def svg(out, path):
+    """Ratios per cell as horizontal bars, with the 1.0 line; plain SVG text, no chart library."""
+    bar, gap, left, width = 9, 6, 300, 520
+    top = 40
+    hi = max([2.0] + [max(r["ratio_file"], r["ratio_ram"]) for r in out]) * 1.05
+    height = top + len(out) * (2 * bar + gap) + 40
+    x = lambda v: left + v / hi * width
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 40}" height="{height}" '
+             f'font-family="sans-serif" font-size="11">',
+             f'<text x="10" y="20" font-size="13">hostwide / tgtd (median ops/s), same client; '
+             f'blue: file LUN on /dev/shm (like for like), grey: RAM LUN</text>']
+    for i, r in enumerate(out):
+        y = top + i * (2 * bar + gap)
+        parts.append(f'<text x="{left - 6}" y="{y + bar + 4}" text-anchor="end">{r["cell"]} ({r["client"]})</text>')
+        for j, (key, colour) in enumerate((("ratio_file", "#3070b0"), ("ratio_ram", "#a0a0a0"))):
+            parts.append(f'<rect x="{left}" y="{y + j * bar}" width="{x(r[key]) - left:.1f}" height="{bar - 1}" '
+                         f'fill="{colour}"/>')
+            parts.append(f'<text x="{x(r[key]) + 3:.1f}" y="{y + j * bar + bar - 2}">{r[key]:.2f}</text>')
+    for v in (1.0, 2.0, 3.0):
+        if v < hi:
+            parts.append(f'<line x1="{x(v):.1f}" y1="{top - 5}" x2="{x(v):.1f}" y2="{height - 30}" stroke="black" '
+                         f'stroke-dasharray="{"none" if v == 1.0 else "3,3"}"/>')
+            parts.append(f'<text x="{x(v):.1f}" y="{height - 15}" text-anchor="middle">{v:.0f}x</text>')
+    parts.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(parts) + "\n")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("results")
+    p.add_argument("--secs", type=int, required=True)
+    p.add_argument("--rounds", type=int, required=True)
+    p.add_argument("--json")
+    p.add_argument("--plot")
+    a = p.parse_args()
+    order, rounds = load(a.results)
+    iperf, out = rows(order, rounds)
+    table(iperf, out, a.secs, a.rounds)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"secs": a.secs, "rounds": a.rounds, "iperf3_bytes_per_second": iperf,
+                       "iperf3_rounds": rounds[("iperf3", "iperf3", "loopback")], "cells": out}, f, indent=1)
+    if a.plot:
+        svg(out, a.plot)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
