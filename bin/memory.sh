@@ -57,7 +57,7 @@ hostwide_memory_options() {
     case "${HOSTWIDE_JAVA_OPTS:-}" in *-Xmx*|*MaxHeapSize*|*MaxDirectMemorySize*) return 0 ;; esac
     phys=$(hostwide_physical_mib) || phys=4096
     total=$((phys / 2))
-    [ "$total" -le 2048 ] || total=2048
+    [ "$total" -le 3072 ] || total=3072 # the default 1 GiB RAM LUN fits its budget (README: Memory)
     [ "$total" -ge 256 ] || total=256
   fi
   [ "$total" -ge 256 ] || return 0 # serve says why

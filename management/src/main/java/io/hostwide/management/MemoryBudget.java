@@ -21,7 +21,7 @@ import java.util.Map;
  * ({@code bin/memory.sh}) turns the option into {@code -Xmx} and {@code -XX:MaxDirectMemorySize} before the JVM
  * starts, with the same arithmetic in MiB; this class states it for the Java side, which checks that the running JVM
  * has those limits, so {@code java -jar} users get a clear message instead of an unbounded process. Without
- * {@code --memory} the launcher uses half the machine's memory, at most 2 GiB; it says which size it chose in the
+ * {@code --memory} the launcher uses half the machine's memory, at most 3 GiB; it says which size it chose in the
  * system property {@value #PROPERTY}.
  */
 public record MemoryBudget(long totalMiB, long heapMiB, long directMiB) {

