@@ -6,15 +6,9 @@ import io.hostwide.management.config.ServeConfigLoader;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code acls[].auth}, LIO's per-node-ACL CHAP, seen by libiscsi's {@code iscsi-ls}: on a target without CHAP of its
@@ -32,12 +26,7 @@ class AclChapServeTest {
             """;
 
     private static String iscsiLs(String... args) throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/iscsi-ls")), "libiscsi-bin's iscsi-ls is not installed");
-        List<String> cmd = new ArrayList<>(List.of("/usr/bin/iscsi-ls"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("iscsi-ls finished").isTrue();
-        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return IscsiLs.run(args);
     }
 
     @Test

@@ -56,12 +56,7 @@ class LioSaveconfigServeTest {
     }
 
     private static String iscsiLs(String... args) throws Exception {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/iscsi-ls")), "libiscsi-bin's iscsi-ls is not installed");
-        List<String> cmd = new ArrayList<>(List.of("/usr/bin/iscsi-ls"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("iscsi-ls finished").isTrue();
-        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return IscsiLs.run(args);
     }
 
     @Test

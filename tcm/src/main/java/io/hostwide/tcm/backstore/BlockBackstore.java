@@ -4,8 +4,6 @@ import io.hostwide.tcm.spi.Backstore;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.OpenOption;
@@ -216,28 +214,10 @@ public final class BlockBackstore implements Backstore {
     static final class NativeLoader {
         private NativeLoader() {}
 
-        private static final MethodHandle OPEN;
-        private static final String UNAVAILABLE;
-
-        static {
-            MethodHandle open = null;
-            String why = null;
-            int feature = Runtime.version().feature();
-            if (feature < 22) {
-                why = "Java " + feature + " has no Foreign Function & Memory API (22+)";
-            } else if (!System.getProperty("os.name", "").startsWith("Linux")) {
-                why = "block ioctls are used on Linux only";
-            } else {
-                try {
-                    Class<?> c = Class.forName(BlockBackstore.class.getPackageName() + ".NativeBlockIoctls");
-                    open = MethodHandles.lookup().findStatic(c, "open", MethodType.methodType(BlockIoctls.class, Path.class));
-                } catch (ReflectiveOperationException | LinkageError e) { // incl. UnsupportedClassVersionError
-                    why = "native ioctls did not load: " + e;
-                }
-            }
-            OPEN = open;
-            UNAVAILABLE = why;
-        }
+        private static final Java22Native NATIVE =
+                Java22Native.find("NativeBlockIoctls", BlockIoctls.class, "block ioctls");
+        private static final MethodHandle OPEN = NATIVE.open();
+        private static final String UNAVAILABLE = NATIVE.unavailable();
 
         /** Why the native ioctls are unavailable in this JVM, or null when they are available. */
         static String unavailable() { return UNAVAILABLE; }

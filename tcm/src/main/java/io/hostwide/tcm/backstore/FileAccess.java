@@ -3,8 +3,6 @@ package io.hostwide.tcm.backstore;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -133,28 +131,9 @@ record FileAccess(FileChannel channel, FileHoles holes, int directAlignment) imp
     static final class NativeLoader {
         private NativeLoader() {}
 
-        private static final MethodHandle OPEN;
-        private static final String UNAVAILABLE;
-
-        static {
-            MethodHandle open = null;
-            String why = null;
-            int feature = Runtime.version().feature();
-            if (feature < 22) {
-                why = "Java " + feature + " has no Foreign Function & Memory API (22+)";
-            } else if (!System.getProperty("os.name", "").startsWith("Linux")) {
-                why = "fallocate/SEEK_HOLE are used on Linux only";
-            } else {
-                try {
-                    Class<?> c = Class.forName(FileAccess.class.getPackageName() + ".NativeFileHoles");
-                    open = MethodHandles.lookup().findStatic(c, "open", MethodType.methodType(FileHoles.class, Path.class));
-                } catch (ReflectiveOperationException | LinkageError e) { // incl. UnsupportedClassVersionError
-                    why = "native hole support did not load: " + e;
-                }
-            }
-            OPEN = open;
-            UNAVAILABLE = why;
-        }
+        private static final Java22Native NATIVE = Java22Native.find("NativeFileHoles", FileHoles.class, "fallocate/SEEK_HOLE");
+        private static final MethodHandle OPEN = NATIVE.open();
+        private static final String UNAVAILABLE = NATIVE.unavailable();
 
         /** Why native hole support is unavailable in this JVM, or null when it is available. */
         static String unavailable() { return UNAVAILABLE; }
