@@ -1,6 +1,7 @@
 package io.hostwide.cli.serve;
 
 import io.hostwide.cli.CliRun;
+import io.hostwide.management.Backstores;
 import io.hostwide.management.TargetAssembly;
 import io.hostwide.management.config.ConfigKeyException;
 import io.hostwide.management.config.ServeConfig;
@@ -70,16 +71,16 @@ class RamBudgetConfigTest {
     void aBudgetTheOldGenerationCannotHoldIsRefusedAndTheDefaultLeavesRoom() {
         // measured: 672 MiB of pages allowed in a 768 MiB heap (ParallelGC, a 512 MiB old generation) ran it out
         ServeConfig.Limits limits = new ServeConfig.Limits(null, null, "672m");
-        assertThatThrownBy(() -> TargetAssembly.ramBudget(limits, 768L << 20, 512L << 20))
+        assertThatThrownBy(() -> Backstores.ramBudget(limits, 768L << 20, 512L << 20))
                 .isInstanceOf(ConfigKeyException.class)
                 .hasMessage("limits.ram_budget 672m is more than the heap can hold besides the rest of serve (at most "
                         + "416 MiB: the 512 MiB old generation of a 768 MiB heap less 96 MiB): raise --memory or "
                         + "lower limits.ram_budget");
         ServeConfig.Limits fits = new ServeConfig.Limits(null, null, "416m");
-        assertThat(TargetAssembly.ramBudget(fits, 768L << 20, 512L << 20).limit()).isEqualTo(416L << 20);
-        assertThat(TargetAssembly.ramBudget(null, 768L << 20, 512L << 20).limit()).isEqualTo(384L << 20);
-        assertThat(TargetAssembly.ramBudget(null, 384L << 20, 256L << 20).limit()).isEqualTo(160L << 20);
-        assertThat(TargetAssembly.ramBudget(null, 768L << 20, 768L << 20).limit()).isEqualTo(384L << 20);
+        assertThat(Backstores.ramBudget(fits, 768L << 20, 512L << 20).limit()).isEqualTo(416L << 20);
+        assertThat(Backstores.ramBudget(null, 768L << 20, 512L << 20).limit()).isEqualTo(384L << 20);
+        assertThat(Backstores.ramBudget(null, 384L << 20, 256L << 20).limit()).isEqualTo(160L << 20);
+        assertThat(Backstores.ramBudget(null, 768L << 20, 768L << 20).limit()).isEqualTo(384L << 20);
     }
 
     @Test
