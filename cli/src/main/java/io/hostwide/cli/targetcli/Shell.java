@@ -58,7 +58,15 @@ final class Shell {
         Node at = cwd;
         String first = words.get(0);
         if (!COMMANDS.contains(first)) {
-            at = cwd.resolve(first);
+            try {
+                at = cwd.resolve(first);
+            } catch (Failure e) {
+                if (first.contains("/") || first.startsWith(".")) {
+                    throw e;
+                }
+                throw new Failure("Command not found " + first + " (not in hostwide targetcli's subset; README: "
+                        + "targetcli front end)");
+            }
             words = words.subList(1, words.size());
             if (words.isEmpty()) { // a path alone goes there, as configshell does
                 cd(at);

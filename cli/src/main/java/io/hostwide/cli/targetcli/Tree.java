@@ -41,15 +41,15 @@ final class Tree {
             }
             item = next;
         }
-        render(item, "", "", true);
+        render(item, "", true, true);
     }
 
-    private void render(Item item, String lead, String childLead, boolean top) {
-        sh.out.println(lead + "o- " + (top && item.name().isEmpty() ? "/" : item.name())
+    /** targetcli's drawing: a bar below an item that has a later sibling, down to that sibling. */
+    private void render(Item item, String prefix, boolean last, boolean top) {
+        sh.out.println(prefix + "o- " + (top && item.name().isEmpty() ? "/" : item.name())
                 + (item.info().isEmpty() ? "" : " [" + item.info() + "]"));
         for (int i = 0; i < item.children().size(); i++) {
-            boolean last = i == item.children().size() - 1;
-            render(item.children().get(i), childLead + "  ", childLead + (last ? "    " : "  | "), false);
+            render(item.children().get(i), prefix + (last ? "  " : "| "), i == item.children().size() - 1, false);
         }
     }
 

@@ -183,6 +183,7 @@ class TargetcliCommandsTest {
         assertThat(r.err()).isEqualTo("hostwide targetcli: line 3: No such path "
                 + "/iscsi/iqn.2026-12.io.hostwide:nope/tpg1\n");
         assertThat(api("target_list", null).toString()).contains(T).doesNotContain("never");
+        assertThat(s.script("clearconfig confirm=True\n").err()).contains("line 1: Command not found clearconfig");
         assertThat(s.script("cd /iscsi\nexit\ncreate iqn.2026-12.io.hostwide:never\n").status()).isZero();
         assertThat(api("target_list", null).toString()).doesNotContain("never");
     }
@@ -195,8 +196,20 @@ class TargetcliCommandsTest {
         assertThat(refused(portals, "create", "192.0.2.7", "3260").err())
                 .contains("add it to --listen or to the configuration's \"portals\" and restart serve");
         assertThat(refused(portals, "delete", "0.0.0.0", "3260").err()).contains("same portals for every target");
-        assertThat(ok("ls").out()).contains("o- /\n").contains("o- iscsi [Targets: 1]")
-                .contains("o- 127.0.0.1:" + s.port() + " [OK]");
+        assertThat(ok("ls").out()).isEqualTo("""
+                o- /
+                  o- backstores
+                  | o- block [Storage Objects: 0]
+                  | o- fileio [Storage Objects: 0]
+                  | o- ramdisk [Storage Objects: 0]
+                  o- iscsi [Targets: 1]
+                    o- %s [TPGs: 1]
+                      o- tpg1 [no-gen-acls, no-auth]
+                        o- acls [ACLs: 0]
+                        o- luns [LUNs: 0]
+                        o- portals [Portals: 1]
+                          o- 127.0.0.1:%d [OK]
+                """.formatted(T, s.port()));
         assertThat(ok("saveconfig").out()).isEqualTo("Configuration saved to " + dir.resolve("serve.json") + "\n");
     }
 
