@@ -59,6 +59,49 @@ final class Auth {
                 + (k.endsWith("password") && !v.isEmpty() ? "********" : v) + "'."));
     }
 
+    /**
+     * {@code /iscsi set discovery_auth enable=1 userid=U password=P [mutual_userid= mutual_password=]}: CHAP for
+     * SendTargets discovery sessions; {@code enable=0} clears it.
+     */
+    static void discovery(Shell sh, Map<String, String> kv) {
+        Map<String, String> c = new LinkedHashMap<>();
+        boolean enable = true;
+        for (Map.Entry<String, String> e : kv.entrySet()) {
+            if (e.getKey().equals("enable")) {
+                enable = Shell.bool("enable", e.getValue());
+            } else if (KEYS.containsKey(e.getKey())) {
+                c.put(KEYS.get(e.getKey()), e.getValue());
+            } else {
+                throw new Shell.Failure("Unknown discovery_auth parameter " + e.getKey() + " (enable, userid, "
+                        + "password, mutual_userid, mutual_password)");
+            }
+        }
+        if (!enable) {
+            sh.api.call("chap_clear", Api.params());
+        } else {
+            JsonNode now = sh.api.call("config_get", Api.params().put("include_secrets", true)).path("discovery_auth");
+            if (now.isObject()) {
+                now.properties().forEach(e -> {
+                    if (!e.getValue().isNull()) {
+                        c.putIfAbsent(e.getKey(), e.getValue().asText());
+                    }
+                });
+            }
+            if (c.getOrDefault("user", "").isEmpty() || c.getOrDefault("secret", "").isEmpty()) {
+                throw new Shell.Failure("discovery_auth enable=1 needs userid= and password= (hostwide would "
+                        + "otherwise answer discovery without CHAP)");
+            }
+            ObjectNode p = Api.params().put("user", c.get("user")).put("secret", c.get("secret"));
+            if (!c.getOrDefault("mutual_user", "").isEmpty() || !c.getOrDefault("mutual_secret", "").isEmpty()) {
+                p.put("mutual_user", c.getOrDefault("mutual_user", "")).put("mutual_secret",
+                        c.getOrDefault("mutual_secret", ""));
+            }
+            sh.api.call("chap_set", p);
+        }
+        kv.forEach((k, v) -> sh.out.println("Parameter " + k + " is now '"
+                + (k.endsWith("password") && !v.isEmpty() ? "********" : v) + "'."));
+    }
+
     /** The credentials in force at the node, from the configuration with its secrets. */
     private static Map<String, String> current(Shell sh, Node at) {
         JsonNode cfg = sh.api.call("config_get", Api.params().put("include_secrets", true));

@@ -73,6 +73,7 @@ final class Commands {
             case "attribute STORAGE_OBJECT" -> Backstores.setAttributes(sh, at, kv);
             case "attribute TPG" -> tpgAttributes(sh, at, kv);
             case "auth TPG", "auth ACL" -> Auth.set(sh, at, kv);
+            case "discovery_auth ISCSI" -> Auth.discovery(sh, kv);
             default -> throw new Shell.Failure("set " + group + " is not in hostwide targetcli's subset at "
                     + at.path() + " (README: targetcli front end)");
         }

@@ -154,6 +154,16 @@ class TargetcliCommandsTest {
     }
 
     @Test
+    void discoveryAuth() {
+        assertThat(refused("/iscsi", "set", "discovery_auth", "enable=1").err()).contains("needs userid= and password=");
+        ok("/iscsi", "set", "discovery_auth", "enable=1", "userid=disc", "password=discsecret1234");
+        assertThat(api("config_get", "{\"include_secrets\":true}").path("discovery_auth").path("user").asText())
+                .isEqualTo("disc");
+        ok("/iscsi", "set", "discovery_auth", "enable=0");
+        assertThat(api("config_get", null).path("discovery_auth").isObject()).isFalse();
+    }
+
+    @Test
     void aclAuthFromAScriptInParts() throws Exception {
         Served.Run r = s.script("""
                 /iscsi create %1$s
