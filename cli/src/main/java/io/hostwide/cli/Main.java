@@ -9,6 +9,7 @@ import io.hostwide.cli.ls.LsCommand;
 import io.hostwide.cli.serve.AdminCommand;
 import io.hostwide.cli.serve.ServeCommand;
 import io.hostwide.cli.stat.StatCommand;
+import io.hostwide.cli.targetcli.TargetcliCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -22,7 +23,7 @@ import picocli.CommandLine.Command;
         versionProvider = Main.Version.class,
         description = "A multi-queue SCSI storage stack for the JVM.",
         subcommands = {ServeCommand.class, AdminCommand.class, ConfigCommand.class, BenchCommand.class, StatCommand.class, LsCommand.class,
-                CopyCommand.class, VerifyCommand.class, LabCommand.class, CommandLine.HelpCommand.class})
+                CopyCommand.class, VerifyCommand.class, LabCommand.class, TargetcliCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -38,7 +38,7 @@ class LayeringTest {
 
     private static final String CLI = "io.hostwide.cli";
     /** The subcommands' packages (serve also holds admin, copy also verify). */
-    private static final List<String> COMMANDS = List.of("bench", "config", "copy", "lab", "ls", "serve", "stat");
+    private static final List<String> COMMANDS = List.of("bench", "config", "copy", "lab", "ls", "serve", "stat", "targetcli");
 
     /**
      * cli: Main over the commands, the commands over cli.load (the load generator bench and lab drive, the device

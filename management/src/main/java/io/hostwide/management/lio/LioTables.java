@@ -12,10 +12,10 @@ import java.util.Map;
  * LIO restored from it behaves as hostwide did. Keys absent from these tables and from the importer's own mapping
  * have no hostwide equivalent.
  */
-final class LioTables {
+public final class LioTables {
 
     /** A value hostwide always has, and why, in words for a warning. */
-    record Fixed(String value, String why) {
+    public record Fixed(String value, String why) {
     }
 
     /** Storage object {@code attributes} (LIO's se_dev_attrib) hostwide has fixed. */
@@ -29,6 +29,16 @@ final class LioTables {
 
     /** Node ACL {@code attributes} (iscsi_node_attrib) hostwide has fixed. */
     static final Map<String, Fixed> NODE_ACL = new LinkedHashMap<>();
+
+    /** The value hostwide always has for storage object attribute {@code key}, or null (none fixed). */
+    public static Fixed device(String key) {
+        return DEVICE.get(key);
+    }
+
+    /** The value hostwide always has for TPG attribute {@code key}, or null (none fixed). */
+    public static Fixed tpg(String key) {
+        return TPG.get(key);
+    }
 
     static {
         DEVICE.put("emulate_caw", new Fixed("1", "hostwide always implements COMPARE AND WRITE"));
