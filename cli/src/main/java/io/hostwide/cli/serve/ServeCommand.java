@@ -7,6 +7,7 @@ import io.hostwide.management.Admin;
 import io.hostwide.management.AdminSocket;
 import io.hostwide.management.metrics.MetricsServer;
 import io.hostwide.management.metrics.ServeMetrics;
+import io.hostwide.management.api.ApiHttpServer;
 import io.hostwide.management.api.JsonRpc;
 import io.hostwide.management.api.ManagementApi;
 import io.hostwide.management.util.Sizes;
@@ -91,6 +92,16 @@ public final class ServeCommand implements Callable<Integer> {
                     + "or none (default: the config's, else none)")
     String metricsCompat;
 
+    @Option(names = "--api", paramLabel = "HOST:PORT",
+            description = "Also serve the management API (JSON-RPC 2.0, POST /) over HTTP on HOST:PORT (a bare PORT "
+                    + "means 127.0.0.1). Beyond loopback only with --api-token-file")
+    String api;
+
+    @Option(names = "--api-token-file", paramLabel = "FILE",
+            description = "A file (mode 0600) whose first line is the bearer token every --api request must carry "
+                    + "(Authorization: Bearer TOKEN; at least 32 characters, e.g. openssl rand -hex 32)")
+    Path apiTokenFile;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -112,6 +123,15 @@ public final class ServeCommand implements Callable<Integer> {
         Portal metricsAt = metricsPortal(cfg);
         ServeMetrics.Compat compat = metricsCompat(cfg);
         ServeWarnings.refuseOpenMetrics(metricsAt, insecure);
+        Portal apiAt = api == null ? null : Portal.parseHttp("--api", api);
+        if (apiTokenFile != null && apiAt == null) {
+            throw new IllegalArgumentException("--api-token-file: only with --api");
+        }
+        String apiToken = apiTokenFile == null ? null : ApiHttpServer.readToken(apiTokenFile);
+        if (apiAt != null && apiToken == null && !apiAt.isLoopback()) {
+            throw new IllegalArgumentException("--api: refusing to serve the management API on " + apiAt
+                    + " without a token: it can create, change and delete every target; give --api-token-file");
+        }
         List<String> warnings = new ArrayList<>(loaded == null ? List.of() : loaded.warnings());
         warnings.addAll(ServeWarnings.of(cfg, portals, insecure, config));
         warnings.addAll(ServeWarnings.ofMetrics(metricsAt));
@@ -152,7 +172,12 @@ public final class ServeCommand implements Callable<Integer> {
             JsonRpc rpc = new JsonRpc(new ManagementApi(assembly, admin, config, writer)
                     .policy(next -> ServeWarnings.refuseOpenExposure(next, portals, insecure)));
             try (MetricsServer metricsServer = startMetrics(metricsAt, compat, assembly);
+                 ApiHttpServer apiServer = startApi(apiAt, apiToken, rpc);
                  AdminSocket socketServer = AdminSocket.open(socket, admin::handle, rpc::handle)) {
+                if (apiServer != null) {
+                    out.println("hostwide serve: management API on http://" + join(List.of(apiServer.address()))
+                            + "/ (JSON-RPC 2.0" + (apiToken != null ? ", bearer token required)" : ")"));
+                }
                 if (metricsServer != null) {
                     InetSocketAddress m = metricsServer.address();
                     out.println("hostwide serve: metrics on http://" + join(List.of(m)) + "/metrics"
@@ -228,6 +253,17 @@ public final class ServeCommand implements Callable<Integer> {
             return ServeMetrics.Compat.parse("--config metrics.compat", cfg.metrics().compat());
         }
         return ServeMetrics.Compat.NONE;
+    }
+
+    private static ApiHttpServer startApi(Portal at, String token, JsonRpc rpc) throws java.io.IOException {
+        if (at == null) {
+            return null;
+        }
+        try {
+            return ApiHttpServer.start(at.resolve(), rpc::handle, token);
+        } catch (BindException e) {
+            throw new IllegalArgumentException("--api: cannot listen on " + at + ": " + e.getMessage());
+        }
     }
 
     private static MetricsServer startMetrics(Portal at, ServeMetrics.Compat compat, TargetAssembly assembly)

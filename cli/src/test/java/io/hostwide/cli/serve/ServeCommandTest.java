@@ -174,4 +174,16 @@ class ServeCommandTest {
         assertThat(r.err()).startsWith("hostwide serve: " + cfg + " line 3: backstores.d.path: cannot open ")
                 .contains("no such file or directory").doesNotContain("Exception");
     }
+
+    /** The HTTP management API can create and delete every target: beyond loopback only with a token. */
+    @Test
+    void theHttpApiBeyondLoopbackNeedsAToken() {
+        CliRun r = CliRun.run("serve", "--listen", "127.0.0.1:0", "--api", "0.0.0.0:0");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).contains("--api: refusing to serve the management API on 0.0.0.0:0 without a token")
+                .doesNotContain("Exception");
+        CliRun orphan = CliRun.run("serve", "--listen", "127.0.0.1:0", "--api-token-file", "/nonexistent");
+        assertThat(orphan.status()).isEqualTo(2);
+        assertThat(orphan.err()).contains("--api-token-file: only with --api");
+    }
 }
