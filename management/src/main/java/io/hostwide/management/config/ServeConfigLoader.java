@@ -60,16 +60,18 @@ public final class ServeConfigLoader {
     }
 
     public static ServeConfig load(Path file) {
-        String name = file.toString();
-        String text;
+        return parse(file.toString(), read(file));
+    }
+
+    /** The text of {@code --config FILE}, whatever its format; a missing or unreadable file is a usage error. */
+    public static String read(Path file) {
         try {
-            text = Files.readString(file);
+            return Files.readString(file);
         } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("--config: " + name + " does not exist");
+            throw new IllegalArgumentException("--config: " + file + " does not exist");
         } catch (IOException e) {
-            throw new IllegalArgumentException("--config: cannot read " + name + ": " + e.getMessage());
+            throw new IllegalArgumentException("--config: cannot read " + file + ": " + e.getMessage());
         }
-        return parse(name, text);
     }
 
     /**

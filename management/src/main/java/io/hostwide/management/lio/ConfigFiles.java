@@ -12,9 +12,6 @@ import io.hostwide.management.config.ConfigPlaces;
 import io.hostwide.management.config.ServeConfig;
 import io.hostwide.management.config.ServeConfigLoader;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -55,16 +52,7 @@ public final class ConfigFiles {
 
     /** {@code --config FILE}: read, detect, convert, check. */
     public static Loaded load(Path file) {
-        String name = file.toString();
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("--config: " + name + " does not exist");
-        } catch (IOException e) {
-            throw new IllegalArgumentException("--config: cannot read " + name + ": " + e.getMessage());
-        }
-        return parse(name, text);
+        return parse(file.toString(), ServeConfigLoader.read(file));
     }
 
     /** As {@link #load}, for text already read; {@code name} is the file's name in messages. */
