@@ -1,11 +1,11 @@
 package io.hostwide.management.api;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+
+import io.hostwide.management.util.HttpEndpoint;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,8 +14,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.MessageDigest;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
 
 /**
@@ -32,12 +30,10 @@ public final class ApiHttpServer implements AutoCloseable {
     /** Shortest token accepted: 128 bits as hex. */
     static final int MIN_TOKEN_CHARS = 32;
 
-    private final HttpServer http;
-    private final ExecutorService executor;
+    private final HttpEndpoint http;
 
-    private ApiHttpServer(HttpServer http, ExecutorService executor) {
+    private ApiHttpServer(HttpEndpoint http) {
         this.http = http;
-        this.executor = executor;
     }
 
     /**
@@ -51,17 +47,8 @@ public final class ApiHttpServer implements AutoCloseable {
         if (token == null && !address.getAddress().isLoopbackAddress()) {
             throw new IllegalArgumentException("--api: " + address + " is beyond loopback: give --api-token-file");
         }
-        HttpServer http = HttpServer.create(address, 16);
-        ExecutorService ex = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "hostwide-api-http");
-            t.setDaemon(true);
-            return t;
-        });
-        http.setExecutor(ex);
         byte[] expected = token == null ? null : ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
-        http.createContext("/", x -> handle(x, rpc, expected));
-        http.start();
-        return new ApiHttpServer(http, ex);
+        return new ApiHttpServer(HttpEndpoint.start(address, "hostwide-api-http", x -> handle(x, rpc, expected)));
     }
 
     /**
@@ -96,17 +83,20 @@ public final class ApiHttpServer implements AutoCloseable {
                 byte[] given = auth == null ? new byte[0] : auth.getBytes(StandardCharsets.UTF_8);
                 if (!MessageDigest.isEqual(given, expected)) { // constant time: the token is not guessed byte by byte
                     x.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-                    reply(x, 401, "text/plain; charset=utf-8", "authentication required: Authorization: Bearer TOKEN\n");
+                    HttpEndpoint.reply(x, 401, "text/plain; charset=utf-8",
+                            "authentication required: Authorization: Bearer TOKEN\n");
                     return;
                 }
             }
             if (!x.getRequestURI().getPath().equals("/")) {
-                reply(x, 404, "text/plain; charset=utf-8", "not found: POST JSON-RPC requests to /\n");
+                HttpEndpoint.reply(x, 404, "text/plain; charset=utf-8",
+                        "not found: POST JSON-RPC requests to /\n");
                 return;
             }
             if (!x.getRequestMethod().equals("POST")) {
                 x.getResponseHeaders().set("Allow", "POST");
-                reply(x, 405, "text/plain; charset=utf-8", "method not allowed: POST a JSON-RPC request\n");
+                HttpEndpoint.reply(x, 405, "text/plain; charset=utf-8",
+                        "method not allowed: POST a JSON-RPC request\n");
                 return;
             }
             byte[] body;
@@ -114,7 +104,8 @@ public final class ApiHttpServer implements AutoCloseable {
                 body = in.readNBytes(MAX_BODY + 1);
             }
             if (body.length > MAX_BODY) {
-                reply(x, 413, "text/plain; charset=utf-8", "request larger than " + MAX_BODY + " bytes\n");
+                HttpEndpoint.reply(x, 413, "text/plain; charset=utf-8",
+                        "request larger than " + MAX_BODY + " bytes\n");
                 return;
             }
             String answer = rpc.apply(new String(body, StandardCharsets.UTF_8));
@@ -122,26 +113,16 @@ public final class ApiHttpServer implements AutoCloseable {
                 x.sendResponseHeaders(204, -1);
                 return;
             }
-            reply(x, 200, "application/json", answer.endsWith("\n") ? answer : answer + "\n");
-        }
-    }
-
-    private static void reply(HttpExchange x, int code, String type, String body) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        x.getResponseHeaders().set("Content-Type", type);
-        x.sendResponseHeaders(code, b.length);
-        try (OutputStream out = x.getResponseBody()) {
-            out.write(b);
+            HttpEndpoint.reply(x, 200, "application/json", answer.endsWith("\n") ? answer : answer + "\n");
         }
     }
 
     public InetSocketAddress address() {
-        return http.getAddress();
+        return http.address();
     }
 
     @Override
     public void close() {
-        http.stop(0);
-        executor.shutdownNow();
+        http.close();
     }
 }

@@ -1,14 +1,11 @@
 package io.hostwide.management.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+
+import io.hostwide.management.util.HttpEndpoint;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
@@ -22,72 +19,47 @@ public final class MetricsServer implements AutoCloseable {
     /** The content type of text format 0.0.4. */
     public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-    private final HttpServer http;
-    private final ExecutorService executor;
+    private final HttpEndpoint http;
 
-    private MetricsServer(HttpServer http, ExecutorService executor) {
+    private MetricsServer(HttpEndpoint http) {
         this.http = http;
-        this.executor = executor;
     }
 
     /** Binds {@code address} and starts serving {@code page} at /metrics. */
     public static MetricsServer start(InetSocketAddress address, Supplier<String> page) throws IOException {
-        HttpServer http = HttpServer.create(address, 16);
-        ExecutorService ex = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "hostwide-metrics");
-            t.setDaemon(true);
-            return t;
-        });
-        http.setExecutor(ex);
-        http.createContext("/", x -> handle(x, page));
-        http.start();
-        return new MetricsServer(http, ex);
+        return new MetricsServer(HttpEndpoint.start(address, "hostwide-metrics", x -> handle(x, page)));
     }
 
     private static void handle(HttpExchange x, Supplier<String> page) throws IOException {
         try (x) {
             String method = x.getRequestMethod();
             if (!x.getRequestURI().getPath().equals("/metrics")) {
-                reply(x, 404, "text/plain; charset=utf-8", "not found: metrics are at /metrics\n", method);
+                HttpEndpoint.reply(x, 404, "text/plain; charset=utf-8", "not found: metrics are at /metrics\n");
                 return;
             }
             if (!method.equals("GET") && !method.equals("HEAD")) {
                 x.getResponseHeaders().set("Allow", "GET, HEAD");
-                reply(x, 405, "text/plain; charset=utf-8", "method not allowed: use GET\n", method);
+                HttpEndpoint.reply(x, 405, "text/plain; charset=utf-8", "method not allowed: use GET\n");
                 return;
             }
             String body;
             try {
                 body = page.get();
             } catch (RuntimeException e) {
-                reply(x, 500, "text/plain; charset=utf-8", "collecting metrics failed: " + e + "\n", method);
+                HttpEndpoint.reply(x, 500, "text/plain; charset=utf-8", "collecting metrics failed: " + e + "\n");
                 return;
             }
-            reply(x, 200, CONTENT_TYPE, body, method);
-        }
-    }
-
-    private static void reply(HttpExchange x, int code, String type, String body, String method) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        x.getResponseHeaders().set("Content-Type", type);
-        if (method.equals("HEAD")) {
-            x.sendResponseHeaders(code, -1);
-            return;
-        }
-        x.sendResponseHeaders(code, b.length);
-        try (OutputStream out = x.getResponseBody()) {
-            out.write(b);
+            HttpEndpoint.reply(x, 200, CONTENT_TYPE, body);
         }
     }
 
     /** Where it listens (the port chosen when 0 was asked for). */
     public InetSocketAddress address() {
-        return http.getAddress();
+        return http.address();
     }
 
     @Override
     public void close() {
-        http.stop(0);
-        executor.shutdownNow();
+        http.close();
     }
 }
