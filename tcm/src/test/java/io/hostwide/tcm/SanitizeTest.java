@@ -87,6 +87,36 @@ class SanitizeTest {
         }
     }
 
+    /**
+     * A backstore whose deallocated blocks keep their old contents (LBPRZ = 0, like a discard on a block device):
+     * BLOCK ERASE must still leave nothing readable, so it writes zeros instead of deallocating.
+     */
+    @Test
+    void eraseWritesZerosWhereDeallocationKeepsTheData() {
+        RamBackstore ram = new RamBackstore(64 * BLOCK, BLOCK);
+        java.util.concurrent.atomic.AtomicInteger unmaps = new java.util.concurrent.atomic.AtomicInteger();
+        io.hostwide.tcm.spi.Backstore leaky = new io.hostwide.tcm.spi.Backstore() {
+            public int blockSize() { return ram.blockSize(); }
+            public long blockCount() { return ram.blockCount(); }
+            public boolean blocking() { return false; }
+            public void read(long lba, java.nio.ByteBuffer dst) throws java.io.IOException { ram.read(lba, dst); }
+            public void write(long lba, java.nio.ByteBuffer src, boolean fua) throws java.io.IOException { ram.write(lba, src, fua); }
+            public void flush() { }
+            public boolean supportsUnmap() { return true; }
+            public boolean unmapReturnsZeros() { return false; }
+            public void unmap(long lba, long blocks) { unmaps.incrementAndGet(); } // the data stays
+            public long provisioningRun(long lba, long maxBlocks) { return maxBlocks; }
+            public String describe() { return "discard keeps data"; }
+            public void close() { }
+        };
+        try (Harness h = new Harness(new DeviceAttributes().thinProvisioning(true), leaky)) {
+            h.out(Harness.write10(0, 64), Harness.pattern(64 * BLOCK, 5));
+            assertThat(h.none(sanitize(0x02, 0)).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(0, 64), 64 * BLOCK).data()).containsOnly(0);
+            assertThat(unmaps).hasValue(0);
+        }
+    }
+
     @Test
     void sanitizeOfAWriteProtectedDeviceIsRefused() {
         try (Harness h = new Harness(new DeviceAttributes().writeProtect(true))) {

@@ -47,7 +47,7 @@ final class SanitizeOperation implements BackgroundOperation, Runnable {
         this.total = patterns == null ? 1 : blocks * passes;
     }
 
-    /** BLOCK ERASE or CRYPTOGRAPHIC ERASE: every block deallocated (thin) or zeroed, in one step. */
+    /** BLOCK ERASE or CRYPTOGRAPHIC ERASE: every block deallocated (thin, LBPRZ = 1) or zeroed, in one step. */
     static SanitizeOperation erase(Command cmd) {
         return new SanitizeOperation(cmd.device(), cmd.background(), null, 1);
     }
@@ -120,7 +120,9 @@ final class SanitizeOperation implements BackgroundOperation, Runnable {
         long[] stamps = RangeLock.stamps();
         dev.rangeLock().lockExclusive(mask, stamps);
         try {
-            if (dev.backstore().supportsUnmap()) {
+            // Deallocation erases only where deallocated blocks read as zeros (LBPRZ = 1): a discard on a block
+            // device (LBPRZ = 0) may leave the old data readable, which is no erase at all (SBC-4 §4.11.1).
+            if (dev.backstore().supportsUnmap() && dev.backstore().unmapReturnsZeros()) {
                 dev.backstore().unmap(0, blocks);
             } else {
                 dev.backstore().writeZeros(0, blocks);
