@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 
 /**
  * Direct buffers of one size, reused across connections so that accepting a connection allocates none. At most
@@ -19,24 +20,33 @@ final class BufferPool {
     /** Free buffers held; tracked apart because the queue's own size() walks it. */
     private final AtomicInteger pooled = new AtomicInteger();
     private final AtomicLong created = new AtomicLong();
+    private final IntFunction<ByteBuffer> allocator;
 
     BufferPool(int size, int maxPooled) {
+        this(size, maxPooled, ByteBuffer::allocateDirect);
+    }
+
+    /** @param allocator makes a new buffer of the given size; may throw OutOfMemoryError (tests inject one that does) */
+    BufferPool(int size, int maxPooled, IntFunction<ByteBuffer> allocator) {
         this.size = size;
         this.maxPooled = maxPooled;
+        this.allocator = allocator;
     }
 
     int size() {
         return size;
     }
 
+    /** A cleared buffer of {@link #size()} bytes: a pooled one, or a new one. @throws OutOfMemoryError when none can be made */
     ByteBuffer take() {
         ByteBuffer b = free.poll();
         if (b != null) {
             pooled.decrementAndGet();
             return b.clear();
         }
+        ByteBuffer made = allocator.apply(size); // OutOfMemoryError at -XX:MaxDirectMemorySize: the caller decides
         created.incrementAndGet();
-        return ByteBuffer.allocateDirect(size);
+        return made;
     }
 
     void give(ByteBuffer b) {

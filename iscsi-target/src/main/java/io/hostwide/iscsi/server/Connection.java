@@ -69,6 +69,9 @@ final class Connection implements LoginEnvironment {
     /** Written by the login thread before it starts the full-feature reader, read by the current reader only. */
     private ByteBuffer recv;
     private ByteBuffer send;
+    /** The full-size buffers taken when the login was admitted, until the hand-over uses them (login thread). */
+    private ByteBuffer reservedRecv;
+    private ByteBuffer reservedSend;
     /** Whether recv and send are the full-size ones (same threads as they). */
     private boolean fullSize;
     /** True while this connection holds a place in the server's {@link LoginGate}. */
@@ -205,21 +208,10 @@ final class Connection implements LoginEnvironment {
      * started (no native thread): the login thread then ends the connection.
      */
     private boolean handOver() {
-        ByteBuffer full;
-        ByteBuffer fullSend;
-        try {
-            full = server.recvPool.take();
-            try {
-                fullSend = server.sendPool.take();
-            } catch (OutOfMemoryError e) {
-                server.recvPool.give(full);
-                throw e;
-            }
-        } catch (OutOfMemoryError e) { // direct memory at -XX:MaxDirectMemorySize even after a collection
-            LOG.log(Level.WARNING, "no direct memory for a logged-in connection's buffers; closing it (serve "
-                    + "--memory sets the limit)", e);
-            return false;
-        }
+        ByteBuffer full = reservedRecv;
+        ByteBuffer fullSend = reservedSend;
+        reservedRecv = null;
+        reservedSend = null;
         ByteBuffer small = recv;
         small.flip();
         full.put(small); // a well-behaved initiator sent nothing after its last Login Request, but nothing is lost
@@ -376,7 +368,37 @@ final class Connection implements LoginEnvironment {
         if (request.targetName() != null && loginTarget == null) {
             return Admission.refused(LoginStatus.TARGET_REMOVED);
         }
-        return server.registry.admit(request, loginTarget, this);
+        // The full feature phase's buffers are taken before the final Login Response, so that a server out of
+        // direct memory answers this login with "out of resources" (RFC 7143 §11.13.5, 0x0302; the initiator
+        // retries later) instead of accepting it and then dropping the connection.
+        if (!reserveFullSizeBuffers()) {
+            return Admission.refused(LoginStatus.OUT_OF_RESOURCES);
+        }
+        Admission a = server.registry.admit(request, loginTarget, this);
+        if (!a.admitted()) {
+            releaseReservedBuffers();
+        }
+        return a;
+    }
+
+    private boolean reserveFullSizeBuffers() {
+        try {
+            reservedRecv = server.recvPool.take();
+            reservedSend = server.sendPool.take();
+            return true;
+        } catch (OutOfMemoryError e) { // direct memory at -XX:MaxDirectMemorySize even after a collection
+            releaseReservedBuffers();
+            LOG.log(Level.WARNING, "no direct memory for a new session's buffers; its login is refused with "
+                    + "\"out of resources\" (serve --memory sets the limit)");
+            return false;
+        }
+    }
+
+    private void releaseReservedBuffers() {
+        server.recvPool.give(reservedRecv);
+        server.sendPool.give(reservedSend);
+        reservedRecv = null;
+        reservedSend = null;
     }
 
     void bind(IscsiSession s) {
@@ -458,6 +480,7 @@ final class Connection implements LoginEnvironment {
         leaveLoginGate();
         server.connectionClosed(this);
         writer.retire();
+        releaseReservedBuffers(); // a login admitted but closed before the hand-over
         if (fullSize) {
             server.recvPool.give(recv);
             server.sendPool.give(send);

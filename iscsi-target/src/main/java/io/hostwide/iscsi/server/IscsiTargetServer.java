@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.net.ProtocolFamily;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -90,8 +92,8 @@ public final class IscsiTargetServer implements AutoCloseable {
         this.readSpin = new ReadSpin(b.readSpinMicros * 1_000L);
         // Room for the largest PDU the initiator may send us, twice, so a read can always take a whole one more.
         int recvSize = 2 * (policy.maxRecvDataSegmentLength() + 2048);
-        this.recvPool = new BufferPool(Math.max(recvSize, 64 * 1024), FULL_SIZE_POOLED);
-        this.sendPool = new BufferPool(2 * ResponseWriter.MAX_SEGMENT + 64 * 1024, FULL_SIZE_POOLED);
+        this.recvPool = new BufferPool(Math.max(recvSize, 64 * 1024), FULL_SIZE_POOLED, b.fullSizeAllocator);
+        this.sendPool = new BufferPool(2 * ResponseWriter.MAX_SEGMENT + 64 * 1024, FULL_SIZE_POOLED, b.fullSizeAllocator);
         this.loginGate = new LoginGate(b.maxPendingLogins, b.maxPendingLoginsPerAddress, REFUSAL_LOG_INTERVAL_NANOS,
                 System::nanoTime);
         // As many as can be in use at once: the pool then never allocates twice for the same place.
@@ -460,6 +462,7 @@ public final class IscsiTargetServer implements AutoCloseable {
         private long readSpinMicros = 50;
         private int maxPendingLogins = DEFAULT_PENDING_LOGINS;
         private int maxPendingLoginsPerAddress = DEFAULT_PENDING_LOGINS_PER_ADDRESS;
+        private IntFunction<ByteBuffer> fullSizeAllocator = ByteBuffer::allocateDirect;
 
         private Builder(TargetCore core) {
             this.core = core;
@@ -551,6 +554,12 @@ public final class IscsiTargetServer implements AutoCloseable {
                 throw new IllegalArgumentException("read spin out of range 0..10000 µs: " + micros);
             }
             this.readSpinMicros = micros;
+            return this;
+        }
+
+        /** Tests: how a logged-in connection's buffers are made (one that throws OutOfMemoryError stands for a full heap). */
+        Builder fullSizeAllocator(IntFunction<ByteBuffer> allocator) {
+            this.fullSizeAllocator = allocator;
             return this;
         }
 
