@@ -33,6 +33,17 @@ final class CopyJob implements Runnable, IoCallback {
     private final long[] chunkOf;
     private final int[] pending;
     private final BlkStatus[] status;
+    /** Per slot: which request of the step failed first ({@link #READ_SRC} ...), valid when its status is not OK. */
+    private final int[] failedRequest;
+
+    /** The request a completion belongs to, in the upper half of its user data (the slot is the lower half). */
+    private static final int READ_SRC = 0;
+    private static final int WRITE_SRC = 1;
+    private static final int READ_DST = 2;
+    private static final int WRITE_DST = 3;
+    private static final int VERIFY_DST = 4;
+    private static final String[] REQUEST = {"read of the source", "write of the source", "read of the destination",
+            "write of the destination", "VERIFY of the destination"};
     /** COPY: the slot's chunk has been read and its write is out; VERIFY_CMD: its VERIFY commands are going. */
     private final boolean[] writtenStep;
     private final VerifyMethod method;
@@ -63,6 +74,7 @@ final class CopyJob implements Runnable, IoCallback {
         this.chunkOf = new long[plan.iodepth()];
         this.pending = new int[plan.iodepth()];
         this.status = new BlkStatus[plan.iodepth()];
+        this.failedRequest = new int[plan.iodepth()];
         this.writtenStep = new boolean[plan.iodepth()];
         boolean cmd = this.method == VerifyMethod.VERIFY_CMD;
         this.sg = new SgIo[plan.iodepth()];
@@ -134,21 +146,21 @@ final class CopyJob implements Runnable, IoCallback {
             case FILL -> {
                 fillPattern(buf, plan.seed(), chunk);
                 pending[s] = 1;
-                in.write(srcAt, len, buf, this, s);
+                in.write(srcAt, len, buf, this, tag(s, WRITE_SRC));
             }
             case COPY -> {
                 pending[s] = 1;
-                in.read(srcAt, len, buf, this, s);
+                in.read(srcAt, len, buf, this, tag(s, READ_SRC));
             }
             case VERIFY -> {
                 if (method == VerifyMethod.VERIFY_CMD) {
                     pending[s] = 1;   // the source first; its data is then the VERIFY commands' Data-Out
-                    in.read(srcAt, len, buf, this, s);
+                    in.read(srcAt, len, buf, this, tag(s, READ_SRC));
                     return;
                 }
                 pending[s] = 2;
-                in.read(srcAt, len, buf, this, s);
-                out.read(plan.dstOffset() + chunk * plan.chunk(), len, b[s].clear().limit(len), this, s);
+                in.read(srcAt, len, buf, this, tag(s, READ_SRC));
+                out.read(plan.dstOffset() + chunk * plan.chunk(), len, b[s].clear().limit(len), this, tag(s, READ_DST));
             }
         }
     }
@@ -163,7 +175,7 @@ final class CopyJob implements Runnable, IoCallback {
         ByteBuffer v = views[s].clear();
         v.position(off).limit(off + n);
         pending[s] = 1;
-        out.passthrough(ReqOp.DRV_OUT, sg[s], v, n, this, s);
+        out.passthrough(ReqOp.DRV_OUT, sg[s], v, n, this, tag(s, VERIFY_DST));
     }
 
     private static final int CHUNK_DONE = 0;
@@ -197,14 +209,14 @@ final class CopyJob implements Runnable, IoCallback {
         int len = plan.lengthOf(chunk);
         if (status[s] != BlkStatus.OK) {
             inFlight--;
-            run.fail(status[s] + " at chunk " + chunk + " (byte " + chunk * plan.chunk() + ")");
+            run.fail(failure(s, chunk));
             return;
         }
         if (phase == Phase.COPY && !writtenStep[s]) {
             run.recordIn(len);
             writtenStep[s] = true;
             pending[s] = 1;
-            out.write(plan.dstOffset() + chunk * plan.chunk(), len, a[s], this, s);
+            out.write(plan.dstOffset() + chunk * plan.chunk(), len, a[s], this, tag(s, WRITE_DST));
             return;
         }
         if (method == VerifyMethod.VERIFY_CMD) {
@@ -247,11 +259,40 @@ final class CopyJob implements Runnable, IoCallback {
     }
 
     /** Any thread: remember the status, hand the slot back to the job thread. */
+    private static long tag(int slot, int request) {
+        return (long) request << 32 | slot;
+    }
+
+    /**
+     * What failed, where, and what the status means: "write of the destination failed at byte 1048576 (chunk 1,
+     * 65536 bytes): I/O error (IOERR: the device answered with an error; its sense is in the target's log)".
+     */
+    private String failure(int s, long chunk) {
+        int r = failedRequest[s];
+        boolean onDst = r == READ_DST || r == WRITE_DST || r == VERIFY_DST;
+        long at = (onDst ? plan.dstOffset() : plan.srcOffset()) + chunk * plan.chunk();
+        return REQUEST[r] + " failed at byte " + at + " (chunk " + chunk + ", " + plan.lengthOf(chunk) + " bytes): "
+                + meaning(status[s]);
+    }
+
+    static String meaning(BlkStatus st) {
+        return switch (st) {
+            case IOERR -> "I/O error (IOERR: the device answered with an error status or sense; the target's log "
+                    + "names it)";
+            case TIMEOUT -> "no answer in time (TIMEOUT: the request was aborted after the device's timeout)";
+            case NOTSUPP -> "not supported by the device (NOTSUPP)";
+            case OFFLINE -> "the device went away (OFFLINE: connection lost or device removed)";
+            case AGAIN, RESOURCE, DEV_RESOURCE -> "out of resources (" + st + ")";
+            case OK -> "no error";
+        };
+    }
+
     @Override
     public void onComplete(long userData, BlkStatus st) {
         int s = (int) userData;
-        if (st != BlkStatus.OK) {
+        if (st != BlkStatus.OK && status[s] == BlkStatus.OK) {
             status[s] = st;
+            failedRequest[s] = (int) (userData >>> 32);
         }
         // The ring's release/acquire pair publishes status[s].
         if (!done.offer(s)) {

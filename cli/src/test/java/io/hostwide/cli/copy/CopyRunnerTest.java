@@ -48,6 +48,22 @@ class CopyRunnerTest {
         }
     }
 
+    /** A failed request is named: which side, which operation, the byte offset on that device, what it means. */
+    @Test
+    void anIoErrorNamesTheRequestTheDeviceAndTheOffset() throws Exception {
+        // every 4th request of the destination is never completed: its timeout (100 ms) ends it with TIMEOUT
+        try (BlockDevice a = dev();
+             BlockDevice b = BlockDevices.open("null:memory_backed=1,size=8,irqmode=1,timeout=4,io_timeout=100")) {
+            CopyPlan plan = new CopyPlan(0, 8192, 1 << 20, 64 * 1024, 1, 1, 7);
+            PhaseResult copy = run(Phase.COPY, a, b, plan);
+            assertThat(copy.ok()).isFalse();
+            assertThat(copy.error()).matches("write of the destination failed at byte \\d+ \\(chunk \\d+, 65536 "
+                    + "bytes\\): no answer in time \\(TIMEOUT.*");
+            long chunk = Long.parseLong(copy.error().replaceAll(".*\\(chunk (\\d+),.*", "$1"));
+            assertThat(copy.error()).contains("at byte " + (8192 + chunk * 64 * 1024) + " ");
+        }
+    }
+
     @Test
     void aStopRequestFinishesStartedChunksAndReportsTheDonePrefix() throws Exception {
         // 1024 chunks, 2 in flight, 1 ms each: about 0.5 s of copying. The stop comes once a few chunks have
