@@ -90,13 +90,20 @@ public final class ConfigWriter {
                 }
                 ch.force(true); // the data is on disk before the name points at it
             }
-            if (Files.exists(abs)) {
-                backup(abs);
-            }
+            Path backup = Files.exists(abs) ? backup(abs) : null;
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
                 throw new IOException(dir + " does not support an atomic rename; not writing " + abs, e);
+            }
+            if (backup != null) {
+                // The backup holds CHAP secrets like the file: private to this user, as the new file is. Only
+                // now, once the name points at the new file, is the old inode the backup's alone to change.
+                try {
+                    Files.setPosixFilePermissions(backup, PosixFilePermissions.fromString("rw-------"));
+                } catch (UnsupportedOperationException notPosix) {
+                    // no modes to set
+                }
             }
         } finally {
             Files.deleteIfExists(tmp);
@@ -105,13 +112,14 @@ public final class ConfigWriter {
         prune(abs);
     }
 
-    private void backup(Path file) throws IOException {
+    /** Keeps the current {@code file} under a dated name; returns that name. */
+    private Path backup(Path file) throws IOException {
         String base = file.getFileName() + BACKUP_INFIX + STAMP.format(clock.instant());
         for (int n = 0; ; n++) {
             Path b = file.resolveSibling(n == 0 ? base : base + "-" + n);
             try {
                 Files.createLink(b, file);
-                return;
+                return b;
             } catch (FileAlreadyExistsException twiceInOneMillisecond) {
                 // next suffix
             } catch (UnsupportedOperationException | IOException noLinks) {
@@ -119,7 +127,7 @@ public final class ConfigWriter {
                     continue;
                 }
                 Files.copy(file, b, StandardCopyOption.COPY_ATTRIBUTES);
-                return;
+                return b;
             }
         }
     }

@@ -22,11 +22,15 @@ class PersistenceTest {
     void everyChangeIsWrittenPrivatelyWithThreeBackupsAndRestartsIdentical(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("serve.json");
         Files.writeString(file, "{ \"backstores\": { \"a\": { \"type\": \"ram\", \"size\": \"1m\" } } }");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--")); // as an editor leaves it
         ServeConfig running;
         Object statusBefore;
         try (ApiHarness h = new ApiHarness(ServeConfigLoader.load(file), file)) {
             h.ok("backstore_create", "{\"name\":\"f\",\"type\":\"file\",\"path\":\"" + dir.resolve("f.img")
                     + "\",\"size\":\"2m\",\"write_cache\":false}");
+            // the first backup is the hand-written file itself, and it holds secrets as the new file does
+            assertThat(ConfigWriter.backups(file)).singleElement().satisfies(b -> assertThat(
+                    PosixFilePermissions.toString(Files.getPosixFilePermissions(b))).isEqualTo("rw-------"));
             h.ok("target_create", "{\"name\":\"" + T + "\",\"alias\":\"disk\"}");
             h.ok("lun_create", "{\"target\":\"" + T + "\",\"backstore\":\"a\"}");
             h.ok("lun_create", "{\"target\":\"" + T + "\",\"backstore\":\"f\",\"lun\":3}");
@@ -38,6 +42,10 @@ class PersistenceTest {
             assertThat(ServeConfigLoader.load(file)).isEqualTo(running);
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
             assertThat(ConfigWriter.backups(file)).hasSize(ConfigWriter.BACKUPS);
+            for (Path b : ConfigWriter.backups(file)) { // the backups hold the same secrets: as private
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(b))).as("%s", b)
+                        .isEqualTo("rw-------");
+            }
             assertThat(Files.list(dir).filter(p -> p.getFileName().toString().endsWith(".tmp"))).isEmpty();
             // An identical create changes nothing, and writes nothing.
             var lastBackups = ConfigWriter.backups(file);
