@@ -217,6 +217,22 @@ final class FullFeature {
     }
 
     /**
+     * Ends a task that never reached the core with a SCSI status of this fabric's own (see {@link
+     * R2tSequencer#start}); Data-Out PDUs still on their way find no task and are discarded.
+     */
+    void refuseTask(Task t, int status, byte[] sense, int senseLength) { // called holding t's monitor
+        if (tasks.remove(t.itt) != t) {
+            return;
+        }
+        t.state = 0;
+        if (t.counted) {
+            session.commandDone();
+        }
+        conn.writer.refused(t, session, status, sense, senseLength);
+        recycle(t);
+    }
+
+    /**
      * Ends a task that never reached the core (waiting for data): its slot and command are freed once. Returns
      * false when the task is no longer waiting (its last Data-Out submitted it meanwhile: the core aborts it).
      */

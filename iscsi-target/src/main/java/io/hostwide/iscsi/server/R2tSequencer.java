@@ -6,9 +6,14 @@ import io.hostwide.iscsi.pdu.Pdu;
 import io.hostwide.iscsi.spec.Bhs;
 import io.hostwide.iscsi.spec.Codes;
 import io.hostwide.iscsi.spec.RejectReason;
+import io.hostwide.scsi.spec.Asc;
+import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.tcm.spi.Sense;
+import io.hostwide.tcm.spi.SenseReason;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 
 /**
  * A connection's write data, RFC 7143 §3.2.4.2: takes a write command's immediate data, accepts unsolicited and
@@ -44,7 +49,25 @@ final class R2tSequencer {
                 ffp.conn.reject(RejectReason.PROTOCOL_ERROR, header);
                 return;
             }
-            ByteBuffer buf = t.cmd.dataOutBuffer(edtl);
+            if (edtl > ffp.session.core.maxDataOut(c.lun)) {
+                // More data than any command to this LUN can carry (its MAXIMUM TRANSFER LENGTH): refused before a
+                // buffer of that size exists, as the core would refuse the CDB (SBC-4 §6.6.4), and as LIO does.
+                byte[] sense = new byte[Sense.MAX_LENGTH];
+                int n = Sense.encode(sense, SenseReason.INVALID_FIELD_IN_CDB, Asc.INVALID_FIELD_IN_CDB, false);
+                ffp.refuseTask(t, ScsiStatus.CHECK_CONDITION, sense, n);
+                return;
+            }
+            ByteBuffer buf;
+            try {
+                buf = t.cmd.dataOutBuffer(edtl);
+            } catch (OutOfMemoryError e) {
+                // Direct memory at its limit even after a collection: this command waits for memory like one
+                // that found the task set full (SAM-5 §5.3.3); the initiator retries it and lowers its queue
+                // depth, and no other command or session is touched.
+                Connection.LOG.log(Level.FINE, "no memory for a " + edtl + "-byte Data-Out: TASK SET FULL", e);
+                ffp.refuseTask(t, ScsiStatus.TASK_SET_FULL, null, 0);
+                return;
+            }
             t.dataOut = buf;
             int take = Math.min(immediate, edtl);
             if (take > 0) {

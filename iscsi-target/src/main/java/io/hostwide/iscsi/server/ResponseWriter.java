@@ -289,6 +289,22 @@ final class ResponseWriter {
         }
     }
 
+    /**
+     * A SCSI Response for a task the core never saw (refused by this fabric before its data was collected):
+     * {@code status}, with {@code sense} when it is CHECK CONDITION.
+     */
+    void refused(Task t, IscsiSession s, int status, byte[] sense, int senseLength) {
+        lock.lock();
+        try {
+            if (retired) {
+                return;
+            }
+            scsiResponse(t, s, status, 0, 0, sense, senseLength);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void scsiResponse(Task t, IscsiSession s, int status, int residualFlags, int residual, byte[] sense,
             int senseLength) {
         int dsl = senseLength > 0 ? senseLength + 2 : 0; // SenseLength field + sense data, RFC 7143 §11.4.7

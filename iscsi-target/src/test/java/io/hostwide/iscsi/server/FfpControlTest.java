@@ -70,6 +70,41 @@ class FfpControlTest {
         }
     }
 
+    /**
+     * A write whose Expected Data Transfer Length is beyond what any command to the LUN can carry (its MAXIMUM
+     * TRANSFER LENGTH, 8 MiB by default) is refused at once with INVALID FIELD IN CDB: no R2T, no buffer of that
+     * size, its unsolicited data discarded, and the session goes on.
+     */
+    @Test
+    void aWriteLargerThanTheMaximumTransferIsRefusedBeforeItsDataIsCollected() throws Exception {
+        try (TestInitiator i = loggedIn("InitialR2T=No", "ImmediateData=Yes")) {
+            int blocks = 1 << 20; // 512 MiB of 512-byte blocks
+            byte[] w16 = new byte[16];
+            w16[0] = (byte) 0x8a;
+            w16[10] = (byte) (blocks >>> 24);
+            w16[11] = (byte) (blocks >>> 16);
+            w16[12] = (byte) (blocks >>> 8);
+            w16[13] = (byte) blocks;
+            i.send(new ScsiCommand(false, false, false, true, 1, 0, 40, blocks * 512, i.cmdSn++, i.expStatSn,
+                    ByteBuffer.wrap(w16), -1, ByteBuffer.allocate(4096)));
+            ScsiResponse r = (ScsiResponse) i.receive();
+            assertThat(r.initiatorTaskTag()).isEqualTo(40);
+            assertThat(r.status()).isEqualTo(io.hostwide.scsi.spec.ScsiStatus.CHECK_CONDITION);
+            ByteBuffer d = r.data().duplicate();
+            byte[] sense = new byte[d.getShort() & 0xffff];
+            d.get(sense);
+            assertThat(io.hostwide.scsi.spec.SenseData.senseKey(sense)).isEqualTo(io.hostwide.scsi.spec.SenseKey.ILLEGAL_REQUEST);
+            assertThat(io.hostwide.scsi.spec.SenseData.ascAscq(sense)).isEqualTo(io.hostwide.scsi.spec.Asc.INVALID_FIELD_IN_CDB);
+            // the rest of its unsolicited data arrives late: discarded, and the next command is answered
+            i.send(new DataOut(true, 0, 40, Codes.RESERVED_TAG, i.expStatSn, 0, 4096, ByteBuffer.allocate(4096)));
+            i.send(new ScsiCommand(false, true, false, false, 1, 0, 41, 0, i.cmdSn++, i.expStatSn, cdb(0), -1, null));
+            ScsiResponse next = (ScsiResponse) i.receive();
+            assertThat(next.initiatorTaskTag()).isEqualTo(41);
+            assertThat(next.status()).isZero();
+            assertThat(next.maxCmdSn() - next.expCmdSn() + 1).isEqualTo(128);
+        }
+    }
+
     @Test
     void longSendTargetsReplyIsContinuedWithTheCBit() throws Exception {
         try (TestInitiator i = new TestInitiator(server.boundAddresses().get(0))) {

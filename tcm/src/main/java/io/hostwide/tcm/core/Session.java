@@ -1,6 +1,8 @@
 package io.hostwide.tcm.core;
 
 import io.hostwide.scsi.spec.Asc;
+import io.hostwide.scsi.spec.LunAddress;
+import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.lu.UnitAttentionListener;
@@ -131,6 +133,26 @@ public final class Session implements ItNexus, AutoCloseable {
         SessionLun[] a = luns.luns;
         return lunNumber >= 0 && lunNumber < a.length ? a[lunNumber] : null;
     }
+
+    /**
+     * The largest Data-Out a command to {@code lunField} (the 8-byte LUN field, SAM-5 §4.7) can need: its device's
+     * MAXIMUM TRANSFER LENGTH in bytes, and at least {@link #MIN_DATA_OUT} for parameter lists (UNMAP, EXTENDED
+     * COPY, PERSISTENT RESERVE OUT, MODE SELECT). A fabric collects no more than this before the core sees the
+     * command: a larger Expected Data Transfer Length would make it allocate what no command can use.
+     */
+    public long maxDataOut(long lunField) {
+        int n = LunAddress.decode(lunField);
+        SessionLun[] a = luns.luns;
+        SessionLun l = n >= 0 && n < a.length ? a[n] : null;
+        if (l == null) {
+            return MIN_DATA_OUT;
+        }
+        Device d = l.device();
+        return Math.max(MIN_DATA_OUT, d.maxTransferBlocks() * d.blockSize());
+    }
+
+    /** See {@link #maxDataOut}: 1 MiB, above every parameter list the core accepts. */
+    public static final long MIN_DATA_OUT = 1 << 20;
 
     /** The current LUN map (one volatile read; the command path takes LUN and runtime from the same map). */
     LunMap lunMap() { return luns; }
