@@ -40,7 +40,9 @@ import java.util.concurrent.Callable;
                 "  acl create TARGET INITIATOR,  acl delete TARGET INITIATOR,  acl list TARGET",
                 "  acl map TARGET INITIATOR LUN [--mapped-lun N] [--read-only],  acl unmap TARGET INITIATOR MAPPED_LUN",
                 "  chap set [--target IQN] --user U --secret S [--mutual-user U --mutual-secret S]",
-                "  chap clear [--target IQN],  portal list,  config get,  config save [PATH]",
+                "  chap clear [--target IQN],  config get,  config save [PATH]",
+                "  portal list,  portal create IP [PORT],  portal delete IP [PORT]   (live; PORT default 3260;",
+                "    refused when serve runs with --listen, which fixes the portals)",
                 "Exit status: 0 done, 1 refused by the server (the reason is printed), 2 usage."})
 public final class AdminCommand implements Callable<Integer> {
 
@@ -71,11 +73,15 @@ public final class AdminCommand implements Callable<Integer> {
             Map.entry("chap set", new Verb("chap_set", List.of())),
             Map.entry("chap clear", new Verb("chap_clear", List.of())),
             Map.entry("portal list", new Verb("portal_list", List.of())),
+            Map.entry("portal create", new Verb("portal_create", List.of("ip_address", "port"))),
+            Map.entry("portal delete", new Verb("portal_delete", List.of("ip_address", "port"))),
             Map.entry("config get", new Verb("config_get", List.of())),
             Map.entry("config save", new Verb("config_save", List.of("path"))));
 
     private static final Set<String> INTEGERS = Set.of("lun", "mapped_lun", "block_size", "physical_block_size",
-            "queue_depth");
+            "queue_depth", "port");
+    /** Verbs whose last positional may be left out (the API has a default for it). */
+    private static final Set<String> OPTIONAL_LAST = Set.of("config save", "portal create", "portal delete");
     private static final Set<String> BOOLEANS = Set.of("thin", "write_cache", "direct", "removable", "write_protect",
             "read_only", "generate_node_acls", "map_to_acls", "include_secrets");
     private static final Set<String> OLD = Set.of("status", "stats", "reload");
@@ -195,7 +201,7 @@ public final class AdminCommand implements Callable<Integer> {
             }
         }
         if (positional.size() > v.positionals().size()
-                || positional.size() < v.positionals().size() && !key.equals("config save")) {
+                || positional.size() < v.positionals().size() - (OPTIONAL_LAST.contains(key) ? 1 : 0)) {
             throw new IllegalArgumentException("usage: admin " + key + " "
                     + String.join(" ", v.positionals().stream().map(p -> p.toUpperCase(java.util.Locale.ROOT)).toList())
                     + " [--param value]...");

@@ -29,6 +29,8 @@ final class Shell {
 
     final Api api;
     final PrintWriter out;
+    /** Where targetcli's warnings go (its log.warning writes to stderr). */
+    final PrintWriter err;
     private Node cwd = Node.ROOT_NODE;
     private boolean exited;
     /** CHAP keys set so far per node path (targetcli's userid/password/mutual_userid/mutual_password), unapplied. */
@@ -36,9 +38,10 @@ final class Shell {
     /** Targets given authentication=1 and no CHAP credentials yet: hostwide would admit anyone without them. */
     final Set<String> authRequired = new java.util.LinkedHashSet<>();
 
-    Shell(Api api, PrintWriter out) {
+    Shell(Api api, PrintWriter out, PrintWriter err) {
         this.api = api;
         this.out = out;
+        this.err = err;
     }
 
     boolean exited() {

@@ -74,6 +74,16 @@ class AdminVerbsTest {
                 assertThat(status.out()).contains("\"ok\" : true");
                 assertThat(admin(sock, "lun", "delete", T, "0").out()).contains("\"deleted\" : true");
                 assertThat(admin(sock, "backstore", "delete", "ram0").out()).contains("\"deleted\" : true");
+
+                // portals: IP [PORT]; the server's --port option is not the portal's
+                Run created = admin(sock, "portal", "create", "127.0.0.1", "0");
+                assertThat(created.status()).isEqualTo(2);
+                assertThat(created.err()).contains("port 0 is out of range (1..65535)");
+                assertThat(admin(sock, "portal", "create", "localhost").err())
+                        .contains("'localhost' is not an IP address");
+                assertThat(admin(sock, "portal", "delete", "127.0.0.2", "3260").out())
+                        .contains("\"deleted\" : false");
+                assertThat(admin(sock, "portal", "create", "127.0.0.1", "x").err()).contains("is not an integer");
             }
         }
     }

@@ -198,14 +198,23 @@ class TargetcliCommandsTest {
         assertThat(api("target_list", null).toString()).doesNotContain("never");
     }
 
+    /** serve --listen fixes the portals: a create of one listened on already succeeds, any other change is refused. */
     @Test
-    void portalsThatServeDoesNotListenOnAreRefusedSayingWhatToDo() {
+    void portalsFixedByListenAreRefusedSayingWhatToDo() {
         ok("/iscsi", "create", T);
         String portals = "/iscsi/" + T + "/tpg1/portals";
-        assertThat(ok(portals, "create", "127.0.0.1", Integer.toString(s.port())).out()).contains("served already");
-        assertThat(refused(portals, "create", "192.0.2.7", "3260").err())
-                .contains("add it to --listen or to the configuration's \"portals\" and restart serve");
-        assertThat(refused(portals, "delete", "0.0.0.0", "3260").err()).contains("same portals for every target");
+        assertThat(ok(portals, "create", "127.0.0.1", Integer.toString(s.port())).out())
+                .isEqualTo("Network portal 127.0.0.1:%d already exists; unchanged.\n".formatted(s.port()));
+        assertThat(refused(portals, "create", "192.0.2.7", "3260").err()).isEqualTo("hostwide targetcli: "
+                + "portals_fixed: portals are fixed by serve's --listen 127.0.0.1:0: restart serve without --listen to "
+                + "manage them (the configuration's \"portals\" are then used)\n");
+        assertThat(refused(portals, "delete", "127.0.0.1", Integer.toString(s.port())).err())
+                .contains("portals_fixed: portals are fixed by serve's --listen 127.0.0.1:0");
+        assertThat(ok(portals, "delete", "0.0.0.0", "3260").out())
+                .isEqualTo("No network portal 0.0.0.0:3260; nothing to delete.\n");
+        assertThat(refused(portals, "delete", "0.0.0.0").err()).contains("Missing required parameter ip_port");
+        assertThat(refused(portals, "create", "127.0.0.1", "http").err())
+                .contains("Invalid value 'http' for ip_port (a number)");
         assertThat(ok("ls").out()).isEqualTo("""
                 o- /
                   o- backstores

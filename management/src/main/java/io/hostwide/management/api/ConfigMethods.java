@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The whole server: status, stats, reload, the configuration out, the portals, the method list. */
+/** The whole server: status, stats, reload, the configuration out, the method list. */
 final class ConfigMethods {
     private ConfigMethods() {
     }
@@ -27,9 +27,6 @@ final class ConfigMethods {
                 p -> ManagementApi.tree(api.current(), Boolean.TRUE.equals(p.optBool("include_secrets"))));
         api.method("config_save", List.of("path"), "write the running configuration to path (default: --config)",
                 p -> save(api, p.optString("path")));
-        api.method("portal_list", List.of(), "the network portals listened on",
-                p -> api.assembly().boundAddresses().stream()
-                        .map(a -> Map.of("ip_address", a.getAddress().getHostAddress(), "port", a.getPort())).toList());
     }
 
     private static Object old(ManagementApi api, String command) {
