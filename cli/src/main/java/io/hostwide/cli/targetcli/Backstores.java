@@ -34,16 +34,19 @@ final class Backstores {
         Map<String, String> a;
         switch (plugin) {
             case "block" -> {
-                a = Shell.bind(args, List.of("name", "dev", "readonly", "wwn"), "create name dev [readonly]");
+                a = Shell.bind(args, List.of("name", "dev", "readonly", "wwn", "exclusive"));
                 need(a, "dev");
+                if (a.containsKey("exclusive") && !Shell.bool("exclusive", a.get("exclusive"))) {
+                    throw new Shell.Failure("exclusive=false is refused: hostwide always opens a block device "
+                            + "exclusively (O_EXCL), targetcli's default, so no one mounts it while it is exported");
+                }
                 p.put("type", "block").put("path", a.get("dev"));
                 if (a.containsKey("readonly") && Shell.bool("readonly", a.get("readonly"))) {
                     p.put("write_protect", true);
                 }
             }
             case "fileio" -> {
-                a = Shell.bind(args, List.of("name", "file_or_dev", "size", "write_back", "sparse", "wwn"),
-                        "create name file_or_dev [size] [write_back] [sparse]");
+                a = Shell.bind(args, List.of("name", "file_or_dev", "size", "write_back", "sparse", "wwn"));
                 need(a, "file_or_dev");
                 p.put("type", "file").put("path", a.get("file_or_dev"));
                 if (a.containsKey("size")) {
@@ -57,7 +60,7 @@ final class Backstores {
                 }
             }
             default -> {
-                a = Shell.bind(args, List.of("name", "size", "nullio", "wwn"), "create name size [nullio]");
+                a = Shell.bind(args, List.of("name", "size", "nullio", "wwn"));
                 need(a, "size");
                 boolean nullio = a.containsKey("nullio") && Shell.bool("nullio", a.get("nullio"));
                 p.put("type", nullio ? "null" : "ram").put("size", size(a.get("size")));
@@ -85,7 +88,7 @@ final class Backstores {
     }
 
     static void delete(Shell sh, String plugin, List<String> args) {
-        Map<String, String> a = Shell.bind(args, List.of("name"), "delete name");
+        Map<String, String> a = Shell.bind(args, List.of("name"));
         need(a, "name");
         String name = a.get("name");
         JsonNode b = find(sh, name);

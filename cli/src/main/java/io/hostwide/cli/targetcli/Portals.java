@@ -70,7 +70,7 @@ final class Portals {
 
     static void create(Shell sh, Node at, List<String> args) {
         Commands.require(sh, at);
-        Map<String, String> a = Shell.bind(args, List.of("ip_address", "ip_port"), "create [ip_address] [ip_port]");
+        Map<String, String> a = Shell.bind(args, List.of("ip_address", "ip_port"));
         String ip = a.getOrDefault("ip_address", DEFAULT_LISTEN);
         int port = a.containsKey("ip_port") ? port(a.get("ip_port")) : DEFAULT_PORT;
         if (port == DEFAULT_PORT) {
@@ -90,7 +90,7 @@ final class Portals {
 
     static void delete(Shell sh, Node at, List<String> args) {
         Commands.require(sh, at);
-        Map<String, String> a = Shell.bind(args, List.of("ip_address", "ip_port"), "delete ip_address ip_port");
+        Map<String, String> a = Shell.bind(args, List.of("ip_address", "ip_port"));
         Commands.need(a, "ip_address");
         Commands.need(a, "ip_port");
         String ip = a.get("ip_address");

@@ -74,6 +74,8 @@ class TargetcliCommandsTest {
                 .contains("Unexpected keyword parameter 'colour'");
         assertThat(refused("/backstores/block", "delete", "r0").err())
                 .contains("No storage object named r0 in /backstores/block (it is /backstores/ramdisk/r0)");
+        assertThat(refused("/backstores/block", "create", "b0", "/dev/null", "exclusive=false").err())
+                .contains("exclusive=false is refused: hostwide always opens a block device exclusively");
         assertThat(ok("/backstores/ramdisk", "delete", "r0").out()).isEqualTo("Deleted storage object r0.\n");
         assertThat(ok("/backstores/ramdisk", "delete", "r0").out()).contains("nothing to delete");
     }
@@ -113,8 +115,22 @@ class TargetcliCommandsTest {
                 .isEqualTo("Created LUN 5.\n");
         assertThat(refused("/iscsi/" + T + "/tpg1/luns", "create", "/backstores/block/r0").err())
                 .contains("No such path /backstores/block/r0");
+        // targetcli-fb ui_target.py UINodeACLs.ui_command_create: "Created Node ACL for %s" (no stop), and
+        // "Created mapped LUN %d." per LUN with auto_add_mapped_luns (lower-case "mapped")
         assertThat(ok("/iscsi/" + T + "/tpg1/acls", "create", INI).out())
-                .isEqualTo("Created Node ACL for " + INI + "\nCreated Mapped LUN 0.\nCreated Mapped LUN 5.\n");
+                .isEqualTo("Created Node ACL for " + INI + "\nCreated mapped LUN 0.\nCreated mapped LUN 5.\n");
+        // UILUNs.ui_command_create with ACLs: "Created LUN %d." and "Created LUN %d->%d mapping in node ACL %s"
+        ok("/backstores/ramdisk", "create", "r2", "4M");
+        assertThat(ok("/iscsi/" + T + "/tpg1/luns", "create", "/backstores/ramdisk/r2", "lun=7").out())
+                .isEqualTo("Created LUN 7.\nCreated LUN 7->7 mapping in node ACL " + INI + "\n");
+        assertThat(ok("/iscsi/" + T + "/tpg1/luns", "delete", "lun7").out()).isEqualTo("Deleted LUN 7.\n");
+        // UINodeACL.ui_command_create with a storage object not yet a LUN: its TPG LUN is created first
+        assertThat(ok("/iscsi/" + T + "/tpg1/acls/" + INI, "create", "3", "/backstores/ramdisk/r2").out())
+                .isEqualTo("Created LUN 1.\nCreated Mapped LUN 3.\n");
+        assertThat(ok("/iscsi/" + T + "/tpg1/acls/" + INI, "delete", "3").out()).isEqualTo("Deleted Mapped LUN 3.\n");
+        assertThat(ok("/iscsi/" + T + "/tpg1/luns", "delete", "1").out()).isEqualTo("Deleted LUN 1.\n");
+        assertThat(refused("/iscsi/" + T + "/tpg1/acls/iqn.1994-05.com.example:nobody", "delete", "0").err())
+                .isEqualTo("hostwide targetcli: No such path /iscsi/" + T + "/tpg1/acls/iqn.1994-05.com.example:nobody\n");
         assertThat(ok("/iscsi/" + T + "/tpg1/acls/" + INI, "delete", "mapped_lun5").out())
                 .isEqualTo("Deleted Mapped LUN 5.\n");
         assertThat(ok("/iscsi/" + T + "/tpg1/acls/" + INI, "create", "mapped_lun=1", "tpg_lun_or_backstore=5",
@@ -190,8 +206,9 @@ class TargetcliCommandsTest {
                 create %s
                 """.formatted(T, "iqn.2026-12.io.hostwide:never"));
         assertThat(r.status()).isEqualTo(1);
+        // configshell's ConfigNode.get_child: the path up to the first segment missing
         assertThat(r.err()).isEqualTo("hostwide targetcli: line 3: No such path "
-                + "/iscsi/iqn.2026-12.io.hostwide:nope/tpg1\n");
+                + "/iscsi/iqn.2026-12.io.hostwide:nope\n");
         assertThat(api("target_list", null).toString()).contains(T).doesNotContain("never");
         assertThat(s.script("clearconfig confirm=True\n").err()).contains("line 1: Command not found clearconfig");
         assertThat(s.script("cd /iscsi\nexit\ncreate iqn.2026-12.io.hostwide:never\n").status()).isZero();
@@ -244,7 +261,16 @@ class TargetcliCommandsTest {
         assertThatThrownBy(() -> Node.ROOT_NODE.resolve("/backstores/pscsi")).hasMessage("No such path /backstores/pscsi");
         assertThatThrownBy(() -> tpg.resolve("luns/zero")).hasMessage("No such path /iscsi/" + T + "/tpg1/luns/zero");
         assertThat(Shell.words("create \"a b\" c=d # comment")).isEqualTo(List.of("create", "a b", "c=d"));
-        assertThat(Shell.bind(List.of("n", "size=1G"), List.of("name", "size"), "u"))
+        assertThat(Shell.bind(List.of("n", "size=1G"), List.of("name", "size")))
                 .containsEntry("name", "n").containsEntry("size", "1G");
+        assertThatThrownBy(() -> Node.ROOT_NODE.resolve("/iscsi/" + T + "/tpg1/nodes/x"))
+                .hasMessage("No such path /iscsi/" + T + "/tpg1/nodes");
+        // configshell/node.py ConfigNode.assert_params, word for word ("positionnal" included)
+        assertThatThrownBy(() -> Shell.bind(List.of("a", "b", "c"), List.of("name", "size")))
+                .hasMessage("Got 3 positionnal parameters, expected at most 2.");
+        assertThatThrownBy(() -> Shell.bind(List.of("name=a", "name=b"), List.of("name")))
+                .hasMessage("Duplicate parameter name.");
+        assertThatThrownBy(() -> Shell.bind(List.of("colour=blue"), List.of("name")))
+                .hasMessage("Unexpected keyword parameter 'colour'.");
     }
 }
