@@ -98,6 +98,12 @@ final class Served implements AutoCloseable {
         return new Run(cl.execute(all.toArray(String[]::new)), out.toString(), err.toString());
     }
 
+    /** One management API call's result over the socket (tests read what a command left behind). */
+    static com.fasterxml.jackson.databind.JsonNode api(Served s, String method, String params) {
+        return Api.socket(s.socket.path()).call(method, params == null ? null
+                : (com.fasterxml.jackson.databind.node.ObjectNode) JsonRpc.parse(params));
+    }
+
     /** {@code echo SCRIPT | hostwide targetcli}. */
     Run script(String script) throws IOException {
         StringWriter out = new StringWriter();
