@@ -411,16 +411,40 @@ public final class TargetAssembly implements AutoCloseable {
         }
     }
 
-    /** What {@code hostwide admin status} shows: portals, targets with LUNs and ACL mode, sessions. No secrets. */
     /** Per-backstore I/O counters and latency percentiles (see {@link StatsReport}). */
     public synchronized Map<String, Object> stats() {
         return StatsReport.of(devices, System.nanoTime() - createdNanos);
     }
 
+    /** {@link #status(boolean)}: the summary. */
     public synchronized Map<String, Object> status() {
+        return status(false);
+    }
+
+    /**
+     * What {@code hostwide admin status} shows, no secrets: portals, connections, memory, and counts of backstores,
+     * targets, LUNs, ACLs and sessions, a few hundred bytes however many targets there are (at 1,000 targets the
+     * listing is hundreds of kilobytes); with {@code full}, also every target with its LUNs and every session.
+     */
+    public synchronized Map<String, Object> status(boolean full) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("portals", server.boundAddresses().stream()
                 .map(a -> a.getAddress().getHostAddress() + ":" + a.getPort()).toList());
+        if (portalsFixedBy != null) {
+            m.put("portals_fixed_by", portalsFixedBy);
+        }
+        Map<String, Object> counts = new LinkedHashMap<>();
+        counts.put("backstores", devices.size());
+        counts.put("targets", ports.size());
+        counts.put("luns", ports.values().stream().mapToInt(p -> p.luns().size()).sum());
+        counts.put("acls", ConfigDiff.targets(current).values().stream()
+                .mapToInt(t -> t.acls() == null ? 0 : t.acls().size()).sum());
+        counts.put("sessions", core.sessions().size());
+        m.put("counts", counts);
+        if (!full) {
+            statusTail(m);
+            return m;
+        }
         List<Map<String, Object>> targets = new ArrayList<>();
         ports.forEach((name, port) -> {
             Map<String, Object> t = new LinkedHashMap<>();
@@ -436,6 +460,18 @@ public final class TargetAssembly implements AutoCloseable {
             targets.add(t);
         });
         m.put("targets", targets);
+        statusTail(m);
+        m.put("sessions", core.sessions().stream().map(s -> {
+            Map<String, Object> sm = new LinkedHashMap<>();
+            sm.put("initiator", s.initiatorName());
+            sm.put("initiator_port", s.initiatorPortName());
+            sm.put("target_port", s.port().portName());
+            return sm;
+        }).toList());
+        return m;
+    }
+
+    private void statusTail(Map<String, Object> m) {
         IscsiTargetServer.ConnectionCounts counts = server.connectionCounts();
         Map<String, Object> conns = new LinkedHashMap<>();
         conns.put("open", counts.open());
@@ -448,14 +484,6 @@ public final class TargetAssembly implements AutoCloseable {
         ram.put("used_bytes", ramBudget.used());
         ram.put("free_bytes", ramBudget.limit() - ramBudget.used());
         m.put("ram_budget", ram);
-        m.put("sessions", core.sessions().stream().map(s -> {
-            Map<String, Object> sm = new LinkedHashMap<>();
-            sm.put("initiator", s.initiatorName());
-            sm.put("initiator_port", s.initiatorPortName());
-            sm.put("target_port", s.port().portName());
-            return sm;
-        }).toList());
-        return m;
     }
 
     private static ChapPolicy chap(ServeConfig.Chap c) {

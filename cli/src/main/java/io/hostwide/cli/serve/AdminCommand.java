@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "admin", mixinStandardHelpOptions = true,
         description = {"Manage a running 'hostwide serve'.",
-                "  status | stats | reload                      as before (JSON)",
+                "  status [--full] | stats | reload             as before (JSON); status: counts, --full: listings",
                 "  call METHOD ['{json params}']               any API method (README: Management API)",
                 "  backstore create NAME --type ram|file|null [--size 1g] [--path P] [--block-size N] ...",
                 "  backstore delete|get NAME,  backstore list,  backstore resize NAME SIZE",
@@ -97,6 +97,10 @@ public final class AdminCommand implements Callable<Integer> {
     @Option(names = "--socket", paramLabel = "PATH", description = "The server's --admin-socket, if it set one")
     Path socket;
 
+    @Option(names = "--full", description = "status: also every target with its LUNs and every session (the "
+            + "default is counts: at 1,000 targets the listing is hundreds of kilobytes)")
+    boolean full;
+
     @Option(names = "--json", description = "Print the whole JSON-RPC response (default: the result, indented)")
     boolean json;
 
@@ -106,8 +110,11 @@ public final class AdminCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String first = words.get(0);
+        if (full && !(first.equals("status") && words.size() == 1)) {
+            throw new IllegalArgumentException("--full: only with status");
+        }
         if (OLD.contains(first) && words.size() == 1) {
-            return old(first);
+            return old(full ? "status full" : first);
         }
         String request = request();
         Path path = path();

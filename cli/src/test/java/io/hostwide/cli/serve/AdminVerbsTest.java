@@ -9,6 +9,8 @@ import io.hostwide.management.api.ManagementApi;
 import io.hostwide.management.config.ServeConfigLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hostwide.management.util.Json;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -71,7 +73,18 @@ class AdminVerbsTest {
                 assertThat(admin(sock, "lun", "delete", T, "zero").err()).contains("is not an integer");
                 Run status = admin(sock, "status");
                 assertThat(status.status()).isZero();
-                assertThat(status.out()).contains("\"ok\" : true");
+                // counts by default, the listing behind --full (at 1,000 targets it is hundreds of kilobytes)
+                JsonNode summary = Json.mapper().readTree(status.out());
+                assertThat(summary.path("ok").asBoolean()).isTrue();
+                assertThat(summary.path("counts").toString())
+                        .isEqualTo("{\"backstores\":1,\"targets\":1,\"luns\":1,\"acls\":0,\"sessions\":0}");
+                assertThat(summary.has("targets")).isFalse();
+                assertThat(summary.has("sessions")).isFalse();
+                JsonNode full = Json.mapper().readTree(admin(sock, "status", "--full").out());
+                assertThat(full.path("targets").get(0).path("name").asText()).isEqualTo(T);
+                assertThat(full.path("targets").get(0).path("luns").get(0).path("backstore").asText()).isEqualTo("ram0");
+                assertThat(full.path("sessions").isArray()).isTrue();
+                assertThat(admin(sock, "stats", "--full").err()).contains("--full: only with status");
                 assertThat(admin(sock, "lun", "delete", T, "0").out()).contains("\"deleted\" : true");
                 assertThat(admin(sock, "backstore", "delete", "ram0").out()).contains("\"deleted\" : true");
 

@@ -139,7 +139,7 @@ class ReloadTest {
                 if (!cmd.equals("status")) {
                     throw new IllegalArgumentException("unknown admin command '" + cmd + "'");
                 }
-                return Map.of("ok", true, "targets", a.status().get("targets"));
+                return Map.of("ok", true, "targets", a.status(true).get("targets"));
             })) {
                 assertThat(AdminSocket.request(sock, "status")).contains("\"ok\" : true").contains(T).contains("\"lun\" : 0");
                 assertThat(AdminSocket.request(sock, "bogus")).contains("\"ok\" : false").contains("unknown admin command");

@@ -17,8 +17,9 @@ final class ConfigMethods {
     static void register(ManagementApi api) {
         api.method("rpc_get_methods", List.of(), "the methods and their parameters",
                 p -> api.methods());
-        api.method("status", List.of(), "portals, targets, LUNs, sessions, memory (as 'hostwide admin status')",
-                p -> old(api, "status"));
+        api.method("status", List.of("full"), "portals, counts of targets, LUNs, ACLs and sessions, memory; full: "
+                        + "every target and session too (as 'hostwide admin status [--full]')",
+                p -> old(api, Boolean.TRUE.equals(p.optBool("full")) ? "status full" : "status"));
         api.method("stats", List.of(), "per backstore I/O counters and latency percentiles",
                 p -> old(api, "stats"));
         api.method("reload", List.of(), "re-read --config and apply the difference live",
