@@ -196,7 +196,8 @@ public final class ServeCommand implements Callable<Integer> {
                     out.println("hostwide serve: metrics on http://" + join(List.of(m)) + "/metrics"
                             + (compat == ServeMetrics.Compat.CEPH_ISCSI ? " (with ceph-iscsi names)" : ""));
                 }
-                out.println("hostwide serve: listening on " + join(assembly.boundAddresses())
+                out.println("hostwide serve: listening on " + (assembly.boundAddresses().isEmpty()
+                        ? "no portal yet (admin portal create adds one)" : join(assembly.boundAddresses()))
                         + "; admin socket " + socketServer.path() + " (Ctrl-C stops, SIGHUP reloads --config)");
                 out.flush();
                 AtomicBoolean reload = Signals.onHangup(w -> out.println("hostwide serve: " + w));
