@@ -264,17 +264,24 @@ public final class TargetAssembly implements AutoCloseable {
         return opened;
     }
 
-    /** The open portal that takes {@code p}'s port on an overlapping address (a wildcard and a specific one), or null. */
+    /**
+     * The open portal that takes {@code p}'s port on an overlapping address, or null: a wildcard covers every address
+     * of its family, and the IPv6 wildcard (::, a dual-stack socket, as targetcli's default portal ::0) IPv4 too.
+     */
     private String overlapping(Portal p) {
         InetSocketAddress a = p.resolve();
         for (InetSocketAddress b : server.boundAddresses()) {
-            if (b.getPort() == a.getPort() && !b.equals(a)
-                    && (b.getAddress().isAnyLocalAddress() || a.getAddress().isAnyLocalAddress())
-                    && b.getAddress().getClass() == a.getAddress().getClass()) {
+            if (b.getPort() == a.getPort() && !b.equals(a) && (covers(b, a) || covers(a, b))) {
                 return b.getAddress().getHostAddress() + ":" + b.getPort();
             }
         }
         return null;
+    }
+
+    private static boolean covers(InetSocketAddress wildcard, InetSocketAddress other) {
+        java.net.InetAddress w = wildcard.getAddress();
+        return w.isAnyLocalAddress() && (w instanceof java.net.Inet6Address
+                || other.getAddress() instanceof java.net.Inet4Address);
     }
 
     /** Closes the portals the running configuration has and {@code next} has not (see IscsiTargetServer#removePortal). */

@@ -121,6 +121,16 @@ class ReloadTest {
                     + " closed (sessions logged in through it go on)");
             assertThat(a.boundAddresses()).containsExactly(a1);
 
+            // a wildcard on a port this server holds on one address: refused before anything is bound
+            for (String any : List.of("0.0.0.0", "[::]")) {
+                String wild = BASE.replaceFirst("\\{", "{ \"portals\": [\"127.0.0.1:" + p1 + "\", \"" + any + ":"
+                        + p1 + "\"],");
+                assertThatThrownBy(() -> a.reload(cfg(wild))).hasMessage("cannot listen on " + any + ":" + p1
+                        + ": this server's portal 127.0.0.1:" + p1 + " holds that port on one of its addresses "
+                        + "(delete it first)");
+            }
+            assertThat(a.boundAddresses()).containsExactly(a1);
+
             a.fixPortals("--listen 127.0.0.1:" + p1);
             assertThatThrownBy(() -> a.reload(cfg(two))).hasMessage("portals are fixed by serve's --listen 127.0.0.1:"
                     + p1 + ": they change only with a restart (without --listen, the configuration's \"portals\" are "
