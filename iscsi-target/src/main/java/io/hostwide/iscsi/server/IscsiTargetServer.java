@@ -240,18 +240,8 @@ public final class IscsiTargetServer implements AutoCloseable {
             }
         }
         // The acceptor may hold a connection accepted just before the close; once it has ended, every connection of
-        // this portal is in the set below, so none escapes the sweep.
-        boolean interrupted = false;
-        while (l.acceptor().isAlive()) {
-            try {
-                l.acceptor().join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        // this portal is in the set below, so none escapes the sweep (and the port is free again).
+        joinAcceptor(l);
         for (Connection c : connections) {
             if (c.portal().equals(l.bound()) && c.fullFeature() == null) {
                 c.close("portal " + l.bound() + " deleted during login");
@@ -560,6 +550,11 @@ public final class IscsiTargetServer implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Closes every listener and waits for its acceptor to end: a channel closed while a thread is blocked in accept()
+     * keeps its socket until that thread returns, so without the wait the port could still be held when this returns
+     * (a restart in the same process, or a portal created again at once, would find it in use).
+     */
     private synchronized void closeListeners() {
         for (Listener l : listeners) {
             try {
@@ -567,6 +562,27 @@ public final class IscsiTargetServer implements AutoCloseable {
             } catch (IOException e) {
                 LOG.log(Level.FINE, "close listener", e);
             }
+        }
+        for (Listener l : listeners) {
+            joinAcceptor(l);
+        }
+    }
+
+    /** Waits for a closed listener's acceptor to end; the acceptor takes no lock of this server, so it always does. */
+    private static void joinAcceptor(Listener l) {
+        if (Thread.currentThread() == l.acceptor()) {
+            return;
+        }
+        boolean interrupted = false;
+        while (l.acceptor().isAlive()) {
+            try {
+                l.acceptor().join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

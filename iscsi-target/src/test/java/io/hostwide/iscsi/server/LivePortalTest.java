@@ -120,6 +120,23 @@ class LivePortalTest {
         assertThat(IscsiTargetServer.reportedPortals(List.of(any), null)).containsExactly(any);
     }
 
+    /**
+     * close() returns with the ports free: a channel closed under a thread blocked in accept() kept its socket until
+     * that thread returned, so a serve restarted in the same process at once sometimes found its port in use.
+     */
+    @Test
+    void closeFreesThePortsBeforeItReturns() throws Exception {
+        InetSocketAddress a = server.boundAddresses().get(0);
+        InetSocketAddress b = server.addPortal(new InetSocketAddress("127.0.0.1", 0));
+        server.close();
+        for (InetSocketAddress x : List.of(a, b)) {
+            try (ServerSocket again = new ServerSocket()) {
+                again.bind(x);
+                assertThat(again.getLocalPort()).isEqualTo(x.getPort());
+            }
+        }
+    }
+
     @Test
     void aServerMayStartWithoutPortalsAndGetThemLater() throws Exception {
         server.close();
