@@ -49,7 +49,7 @@ final class Backstores {
                 a = Shell.bind(args, List.of("name", "file_or_dev", "size", "write_back", "sparse", "wwn"));
                 need(a, "file_or_dev");
                 p.put("type", "file").put("path", a.get("file_or_dev"));
-                if (a.containsKey("size")) {
+                if (fileSize(sh, a)) {
                     p.put("size", size(a.get("size")));
                 }
                 // targetcli's default is write_back=True: the device reports a volatile write cache (WCE=1)
@@ -85,6 +85,39 @@ final class Backstores {
                     + b.path("size_bytes").asLong());
             default -> sh.out.println("Created ramdisk " + a.get("name") + " with size " + a.get("size") + ".");
         }
+    }
+
+    /**
+     * UIFileIOBackstore.ui_command_create (ui_backstore.py) for a new object: an existing file keeps its size ("FILE
+     * exists, using its size (N bytes) instead" when one was given), a new file needs one, a directory is refused.
+     * serve reads the same file system (the admin socket is local). A retried create of an existing backstore passes
+     * the size on as given, for the API's "exists as asked" comparison.
+     *
+     * @return whether the given size is to be sent
+     */
+    private static boolean fileSize(Shell sh, Map<String, String> a) {
+        String file = a.get("file_or_dev");
+        java.nio.file.Path f = java.nio.file.Path.of(file);
+        if (a.containsKey("name") && find(sh, a.get("name")) != null) {
+            return a.containsKey("size");
+        }
+        if (java.nio.file.Files.isRegularFile(f)) {
+            if (a.containsKey("size")) {
+                try {
+                    sh.out.println(file + " exists, using its size (" + java.nio.file.Files.size(f) + " bytes) instead");
+                } catch (java.io.IOException e) {
+                    throw new Shell.Failure("Could not open " + file);
+                }
+            }
+            return false;
+        }
+        if (java.nio.file.Files.isDirectory(f)) {
+            throw new Shell.Failure("Path " + file + " exists but is not a file");
+        }
+        if (!java.nio.file.Files.exists(f) && !a.containsKey("size")) {
+            throw new Shell.Failure("Attempting to create file for new fileio backstore, need a size");
+        }
+        return a.containsKey("size");
     }
 
     static void delete(Shell sh, String plugin, List<String> args) {

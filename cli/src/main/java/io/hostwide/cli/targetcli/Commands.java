@@ -84,7 +84,9 @@ final class Commands {
             throw new Shell.Failure("Command not found enable (at " + at.path() + ")");
         }
         require(sh, at);
-        sh.out.println("The TPGT has been enabled."); // a hostwide target serves from its creation
+        // a hostwide target serves from its creation, as targetcli's TPGs with auto_enable_tpgt (its default): so
+        // UITPG.ui_command_enable's answer for an enabled TPG (ui_target.py)
+        sh.out.println("The TPGT is already enabled.");
     }
 
     static void saveconfig(Shell sh, List<String> args) {

@@ -56,7 +56,7 @@ class TargetcliCommandsTest {
     }
 
     @Test
-    void backstoresWithTargetclisArgumentNamesAndLines() {
+    void backstoresWithTargetclisArgumentNamesAndLines() throws Exception {
         Path img = dir.resolve("disk1.img");
         assertThat(ok("/backstores/fileio", "create", "name=disk1", "file_or_dev=" + img, "size=64M",
                 "write_back=false").out()).isEqualTo("Created fileio disk1 with size 67108864\n");
@@ -65,6 +65,17 @@ class TargetcliCommandsTest {
                 "write_back=false").out()).contains("already exists as asked");
         assertThat(refused("/backstores/fileio", "create", "disk1", img.toString(), "128M").err())
                 .contains("exists: backstore disk1 exists with another definition");
+        // ui_backstore.py UIFileIOBackstore.ui_command_create: an existing file keeps its size, saying so
+        Path old = dir.resolve("old.img");
+        try (var raf = new java.io.RandomAccessFile(old.toFile(), "rw")) {
+            raf.setLength(8L << 20);
+        }
+        assertThat(ok("/backstores/fileio", "create", "old", old.toString(), "64M").out()).isEqualTo(old
+                + " exists, using its size (8388608 bytes) instead\nCreated fileio old with size 8388608\n");
+        assertThat(refused("/backstores/fileio", "create", "new", dir.resolve("new.img").toString()).err())
+                .isEqualTo("hostwide targetcli: Attempting to create file for new fileio backstore, need a size\n");
+        assertThat(refused("/backstores/fileio", "create", "d", dir.toString(), "1M").err())
+                .isEqualTo("hostwide targetcli: Path " + dir + " exists but is not a file\n");
         assertThat(ok("/backstores/ramdisk", "create", "r0", "1G").out()).isEqualTo("Created ramdisk r0 with size 1G.\n");
         assertThat(api("backstore_get", "{\"name\":\"r0\"}").path("size_bytes").asLong()).isEqualTo(1L << 30);
         ok("/backstores/ramdisk", "create", "name=n0", "size=10GiB", "nullio=true");
@@ -152,6 +163,8 @@ class TargetcliCommandsTest {
     void tpgAttributesAndAuth() {
         ok("/iscsi", "create", T);
         String tpg = "/iscsi/" + T + "/tpg1";
+        // ui_target.py UITPG.ui_command_enable on an enabled TPG (hostwide's always are, as targetcli's auto_enable_tpgt)
+        assertThat(ok(tpg, "enable").out()).isEqualTo("The TPGT is already enabled.\n");
         ok(tpg, "set", "attribute", "generate_node_acls=1", "cache_dynamic_acls=1", "demo_mode_write_protect=0");
         assertThat(api("target_get", "{\"name\":\"" + T + "\"}").path("generate_node_acls").asBoolean()).isTrue();
         assertThat(refused(tpg, "set", "attribute", "demo_mode_write_protect=1").err()).contains("read-only");
