@@ -32,9 +32,9 @@ public final class Admin {
     public synchronized Map<String, Object> handle(String command) {
         Map<String, Object> reply = new LinkedHashMap<>();
         switch (command) {
-            case "status" -> {
+            case "status", "status full" -> {
                 reply.put("ok", true);
-                reply.putAll(assembly.status());
+                reply.putAll(assembly.status(command.equals("status full")));
                 reply.put("memory", MemoryBudget.status(budget));
             }
             case "stats" -> {
@@ -57,7 +57,7 @@ public final class Admin {
                 }
             }
             default -> throw new IllegalArgumentException("unknown admin command '" + command
-                    + "' (known: status, stats, reload)");
+                    + "' (known: status, status full, stats, reload)");
         }
         return reply;
     }

@@ -28,15 +28,13 @@ final class ConfigDiff {
     }
 
     /**
-     * Throws naming every change that needs a restart; nothing has been applied at that point. Live: targets added
-     * and removed, their LUNs, ACLs, CHAP and alias, discovery CHAP, backstores added and removed, and of an existing
-     * backstore its size (when its kind can be resized), write_protect and removable.
+     * Throws naming every change that needs a restart; nothing has been applied at that point. Live: portals (see
+     * {@link TargetAssembly#reload}), targets added and removed, their LUNs, ACLs, CHAP and alias, discovery CHAP,
+     * backstores added and removed, and of an existing backstore its size (when its kind can be resized),
+     * write_protect and removable.
      */
     void refuseRestartOnlyChanges() {
         List<String> restart = new ArrayList<>();
-        if (!Objects.equals(before.portals(), after.portals())) {
-            restart.add("portals");
-        }
         if (!Objects.equals(before.session(), after.session())) {
             restart.add("session");
         }

@@ -88,6 +88,23 @@ public final class ServeWarnings {
         return out;
     }
 
+    /**
+     * What serve says when portals are opened while it runs: the startup warnings that concern them (the CHAP
+     * requirement switched off, targets without CHAP or discovery without CHAP reachable through them). None for
+     * loopback portals.
+     */
+    public static List<String> ofPortals(ServeConfig cfg, List<Portal> opened, boolean insecure) {
+        if (exposed(opened).isEmpty()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        if (insecure) {
+            out.add("--insecure: the CHAP requirement beyond loopback is switched off");
+        }
+        out.addAll(of(cfg, opened, false, null));
+        return out;
+    }
+
     /** The portals beyond loopback, as written. */
     static List<String> exposed(List<Portal> portals) {
         return portals.stream().filter(p -> !p.isLoopback()).map(Portal::toString).toList();

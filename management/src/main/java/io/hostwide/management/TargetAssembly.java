@@ -2,6 +2,7 @@ package io.hostwide.management;
 
 import io.hostwide.management.config.ServeConfig;
 import io.hostwide.management.config.ConfigKeyException;
+import io.hostwide.management.config.Portal;
 
 import io.hostwide.management.util.Sizes;
 import io.hostwide.iscsi.login.ChapPolicy;
@@ -46,6 +47,8 @@ public final class TargetAssembly implements AutoCloseable {
     private final long createdNanos = System.nanoTime();
     /** What the RAM backstores' pages may take together, shared by the ones a reload adds. */
     private final RamBudget ramBudget;
+    /** What fixes the portals (serve's --listen), or null when the configuration's {@code portals} govern them. */
+    private String portalsFixedBy;
 
     private TargetAssembly(TargetCore core, IscsiTargetServer server, List<String> summary,
                            Map<String, Device> devices, Map<String, TargetPort> ports, ServeConfig current,
@@ -184,7 +187,9 @@ public final class TargetAssembly implements AutoCloseable {
     /**
      * Applies a new configuration to the running target without a restart (SIGHUP, {@code hostwide admin reload},
      * every management API call): only what differs is touched, so sessions of untouched targets never notice.
-     * Portals, session settings, limits and an exported backstore's geometry or kind need a restart: such a change is
+     * Portals open and close live (unless {@link #fixPortals fixed} by --listen): new ones first, so that one that
+     * cannot be bound refuses the whole change; removed ones last. Session settings, limits and an exported
+     * backstore's geometry or kind need a restart: such a change is
      * refused as a whole, before anything is touched (see {@link ConfigDiff#refuseRestartOnlyChanges()}).
      *
      * @return one line per change made (empty when nothing changed)
@@ -192,7 +197,110 @@ public final class TargetAssembly implements AutoCloseable {
     public synchronized List<String> reload(ServeConfig next) {
         ConfigDiff diff = new ConfigDiff(current, next);
         diff.refuseRestartOnlyChanges();
+        boolean portalsChange = !Objects.equals(current.portals(), next.portals());
+        if (portalsChange && portalsFixedBy != null) {
+            throw new PortalException(PortalException.Kind.FIXED, null, "portals are fixed by serve's "
+                    + portalsFixedBy + ": they change only with a restart (without --listen, the configuration's "
+                    + "\"portals\" are used and can change live)", null);
+        }
         List<String> changes = new ArrayList<>();
+        List<InetSocketAddress> opened = portalsChange ? openPortals(next, changes) : List.of();
+        try {
+            applyReload(next, changes);
+        } catch (RuntimeException e) {
+            opened.forEach(server::removePortal);
+            throw e;
+        }
+        if (portalsChange) {
+            closePortals(next, changes);
+        }
+        current = next;
+        return changes;
+    }
+
+    /**
+     * Says that the portals are fixed by {@code by} (serve's {@code --listen ...}): a change of the configuration's
+     * {@code portals} is then refused rather than applied, since the command line would win at the next start.
+     */
+    public synchronized void fixPortals(String by) {
+        this.portalsFixedBy = by;
+    }
+
+    /** What fixes the portals, or null when they follow the configuration. */
+    public synchronized String portalsFixedBy() {
+        return portalsFixedBy;
+    }
+
+    /** Opens the portals {@code next} has and the running configuration has not; on failure none stays open. */
+    private List<InetSocketAddress> openPortals(ServeConfig next, List<String> changes) {
+        List<InetSocketAddress> was = resolved(Portal.ofConfig(current));
+        List<InetSocketAddress> opened = new ArrayList<>();
+        for (Portal p : Portal.ofConfig(next)) {
+            InetSocketAddress a = p.resolve();
+            if (was.contains(a) || opened.contains(a)) {
+                continue;
+            }
+            try {
+                String overlap = overlapping(p);
+                if (overlap != null) {
+                    throw new PortalException(PortalException.Kind.IN_USE, p.toString(), "cannot listen on " + p
+                            + ": this server's portal " + overlap + " holds that port on "
+                            + (p.isWildcard() ? "one of its addresses" : "every address") + " (delete it first)", null);
+                }
+                server.addPortal(a);
+                opened.add(a);
+                changes.add("portal " + p + " opened");
+            } catch (IOException | RuntimeException e) {
+                opened.forEach(server::removePortal);
+                if (e instanceof PortalException pe) {
+                    throw pe;
+                }
+                boolean inUse = e instanceof java.net.BindException && String.valueOf(e.getMessage()).contains("in use");
+                throw new PortalException(inUse ? PortalException.Kind.IN_USE : PortalException.Kind.CANNOT_BIND,
+                        p.toString(), "cannot listen on " + p + ": " + e.getMessage()
+                        + (inUse ? " (another process holds it)" : ""), e);
+            }
+        }
+        return opened;
+    }
+
+    /**
+     * The open portal that takes {@code p}'s port on an overlapping address, or null: a wildcard covers every address
+     * of its family, and the IPv6 wildcard (::, a dual-stack socket, as targetcli's default portal ::0) IPv4 too.
+     */
+    private String overlapping(Portal p) {
+        InetSocketAddress a = p.resolve();
+        for (InetSocketAddress b : server.boundAddresses()) {
+            if (b.getPort() == a.getPort() && !b.equals(a) && (covers(b, a) || covers(a, b))) {
+                return b.getAddress().getHostAddress() + ":" + b.getPort();
+            }
+        }
+        return null;
+    }
+
+    private static boolean covers(InetSocketAddress wildcard, InetSocketAddress other) {
+        java.net.InetAddress w = wildcard.getAddress();
+        return w.isAnyLocalAddress() && (w instanceof java.net.Inet6Address
+                || other.getAddress() instanceof java.net.Inet4Address);
+    }
+
+    /** Closes the portals the running configuration has and {@code next} has not (see IscsiTargetServer#removePortal). */
+    private void closePortals(ServeConfig next, List<String> changes) {
+        List<InetSocketAddress> keep = resolved(Portal.ofConfig(next));
+        for (Portal p : Portal.ofConfig(current)) {
+            InetSocketAddress a = p.resolve();
+            if (!keep.contains(a) && server.removePortal(a)) {
+                changes.add("portal " + p + " closed (sessions logged in through it go on)");
+            }
+        }
+    }
+
+    private static List<InetSocketAddress> resolved(List<Portal> portals) {
+        return portals.stream().map(Portal::resolve).toList();
+    }
+
+    /** Everything of {@link #reload} but the portals. */
+    private void applyReload(ServeConfig next, List<String> changes) {
         addBackstores(next, changes);
         changeBackstores(next, changes);
         Map<String, ServeConfig.Target> was = ConfigDiff.targets(current);
@@ -227,8 +335,6 @@ public final class TargetAssembly implements AutoCloseable {
             changes.add("discovery: " + (next.discoveryAuth() == null ? "no CHAP" : "CHAP user "
                     + next.discoveryAuth().user()) + " for new logins");
         }
-        current = next;
-        return changes;
     }
 
     /** The configuration in force: the last one built or applied. */
@@ -312,16 +418,40 @@ public final class TargetAssembly implements AutoCloseable {
         }
     }
 
-    /** What {@code hostwide admin status} shows: portals, targets with LUNs and ACL mode, sessions. No secrets. */
     /** Per-backstore I/O counters and latency percentiles (see {@link StatsReport}). */
     public synchronized Map<String, Object> stats() {
         return StatsReport.of(devices, System.nanoTime() - createdNanos);
     }
 
+    /** {@link #status(boolean)}: the summary. */
     public synchronized Map<String, Object> status() {
+        return status(false);
+    }
+
+    /**
+     * What {@code hostwide admin status} shows, no secrets: portals, connections, memory, and counts of backstores,
+     * targets, LUNs, ACLs and sessions, a few hundred bytes however many targets there are (at 1,000 targets the
+     * listing is hundreds of kilobytes); with {@code full}, also every target with its LUNs and every session.
+     */
+    public synchronized Map<String, Object> status(boolean full) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("portals", server.boundAddresses().stream()
                 .map(a -> a.getAddress().getHostAddress() + ":" + a.getPort()).toList());
+        if (portalsFixedBy != null) {
+            m.put("portals_fixed_by", portalsFixedBy);
+        }
+        Map<String, Object> counts = new LinkedHashMap<>();
+        counts.put("backstores", devices.size());
+        counts.put("targets", ports.size());
+        counts.put("luns", ports.values().stream().mapToInt(p -> p.luns().size()).sum());
+        counts.put("acls", ConfigDiff.targets(current).values().stream()
+                .mapToInt(t -> t.acls() == null ? 0 : t.acls().size()).sum());
+        counts.put("sessions", core.sessions().size());
+        m.put("counts", counts);
+        if (!full) {
+            statusTail(m);
+            return m;
+        }
         List<Map<String, Object>> targets = new ArrayList<>();
         ports.forEach((name, port) -> {
             Map<String, Object> t = new LinkedHashMap<>();
@@ -337,6 +467,18 @@ public final class TargetAssembly implements AutoCloseable {
             targets.add(t);
         });
         m.put("targets", targets);
+        statusTail(m);
+        m.put("sessions", core.sessions().stream().map(s -> {
+            Map<String, Object> sm = new LinkedHashMap<>();
+            sm.put("initiator", s.initiatorName());
+            sm.put("initiator_port", s.initiatorPortName());
+            sm.put("target_port", s.port().portName());
+            return sm;
+        }).toList());
+        return m;
+    }
+
+    private void statusTail(Map<String, Object> m) {
         IscsiTargetServer.ConnectionCounts counts = server.connectionCounts();
         Map<String, Object> conns = new LinkedHashMap<>();
         conns.put("open", counts.open());
@@ -349,14 +491,6 @@ public final class TargetAssembly implements AutoCloseable {
         ram.put("used_bytes", ramBudget.used());
         ram.put("free_bytes", ramBudget.limit() - ramBudget.used());
         m.put("ram_budget", ram);
-        m.put("sessions", core.sessions().stream().map(s -> {
-            Map<String, Object> sm = new LinkedHashMap<>();
-            sm.put("initiator", s.initiatorName());
-            sm.put("initiator_port", s.initiatorPortName());
-            sm.put("target_port", s.port().portName());
-            return sm;
-        }).toList());
-        return m;
     }
 
     private static ChapPolicy chap(ServeConfig.Chap c) {

@@ -47,6 +47,22 @@ class ServeWarningsTest {
                         + "require CHAP for it");
     }
 
+    /** A portal opened live (admin portal create, targetcli tpg1/portals create) is warned about as at startup. */
+    @Test
+    void portalsOpenedLiveBeyondLoopbackAreWarnedAbout() {
+        assertThat(ServeWarnings.ofPortals(ServeConfigLoader.parse("c", OPEN), LOOPBACK, true)).isEmpty();
+        assertThat(ServeWarnings.ofPortals(ServeConfigLoader.parse("c", OPEN), ANY, true)).containsExactly(
+                "--insecure: the CHAP requirement beyond loopback is switched off",
+                "targets without CHAP (iqn.2026-12.io.hostwide:open) are reachable by anyone who can connect to "
+                        + "0.0.0.0:3260; set \"auth\" for them in the configuration",
+                "discovery (SendTargets) on 0.0.0.0:3260 lists the targets to anyone; set \"discovery_auth\" to "
+                        + "require CHAP for it");
+        String chapNoDiscovery = CHAP.replace("\"discovery_auth\": { \"user\": \"d\", \"secret\": \"discovery-secret\" },", "");
+        assertThat(ServeWarnings.ofPortals(ServeConfigLoader.parse("c", chapNoDiscovery), ANY, false)).containsExactly(
+                "discovery (SendTargets) on 0.0.0.0:3260 lists the targets to anyone; set \"discovery_auth\" to "
+                        + "require CHAP for it");
+    }
+
     @Test
     void chapEverywhereBeyondLoopbackIsQuiet(@TempDir Path dir) throws IOException {
         Path file = Files.writeString(dir.resolve("serve.json"), CHAP);

@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "admin", mixinStandardHelpOptions = true,
         description = {"Manage a running 'hostwide serve'.",
-                "  status | stats | reload                      as before (JSON)",
+                "  status [--full] | stats | reload             as before (JSON); status: counts, --full: listings",
                 "  call METHOD ['{json params}']               any API method (README: Management API)",
                 "  backstore create NAME --type ram|file|null [--size 1g] [--path P] [--block-size N] ...",
                 "  backstore delete|get NAME,  backstore list,  backstore resize NAME SIZE",
@@ -40,7 +40,9 @@ import java.util.concurrent.Callable;
                 "  acl create TARGET INITIATOR,  acl delete TARGET INITIATOR,  acl list TARGET",
                 "  acl map TARGET INITIATOR LUN [--mapped-lun N] [--read-only],  acl unmap TARGET INITIATOR MAPPED_LUN",
                 "  chap set [--target IQN] --user U --secret S [--mutual-user U --mutual-secret S]",
-                "  chap clear [--target IQN],  portal list,  config get,  config save [PATH]",
+                "  chap clear [--target IQN],  config get,  config save [PATH]",
+                "  portal list,  portal create IP [PORT],  portal delete IP [PORT]   (live; PORT default 3260;",
+                "    refused when serve runs with --listen, which fixes the portals)",
                 "Exit status: 0 done, 1 refused by the server (the reason is printed), 2 usage."})
 public final class AdminCommand implements Callable<Integer> {
 
@@ -71,11 +73,15 @@ public final class AdminCommand implements Callable<Integer> {
             Map.entry("chap set", new Verb("chap_set", List.of())),
             Map.entry("chap clear", new Verb("chap_clear", List.of())),
             Map.entry("portal list", new Verb("portal_list", List.of())),
+            Map.entry("portal create", new Verb("portal_create", List.of("ip_address", "port"))),
+            Map.entry("portal delete", new Verb("portal_delete", List.of("ip_address", "port"))),
             Map.entry("config get", new Verb("config_get", List.of())),
             Map.entry("config save", new Verb("config_save", List.of("path"))));
 
     private static final Set<String> INTEGERS = Set.of("lun", "mapped_lun", "block_size", "physical_block_size",
-            "queue_depth");
+            "queue_depth", "port");
+    /** Verbs whose last positional may be left out (the API has a default for it). */
+    private static final Set<String> OPTIONAL_LAST = Set.of("config save", "portal create", "portal delete");
     private static final Set<String> BOOLEANS = Set.of("thin", "write_cache", "direct", "removable", "write_protect",
             "read_only", "generate_node_acls", "map_to_acls", "include_secrets");
     private static final Set<String> OLD = Set.of("status", "stats", "reload");
@@ -91,6 +97,10 @@ public final class AdminCommand implements Callable<Integer> {
     @Option(names = "--socket", paramLabel = "PATH", description = "The server's --admin-socket, if it set one")
     Path socket;
 
+    @Option(names = "--full", description = "status: also every target with its LUNs and every session (the "
+            + "default is counts: at 1,000 targets the listing is hundreds of kilobytes)")
+    boolean full;
+
     @Option(names = "--json", description = "Print the whole JSON-RPC response (default: the result, indented)")
     boolean json;
 
@@ -100,8 +110,11 @@ public final class AdminCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String first = words.get(0);
+        if (full && !(first.equals("status") && words.size() == 1)) {
+            throw new IllegalArgumentException("--full: only with status");
+        }
         if (OLD.contains(first) && words.size() == 1) {
-            return old(first);
+            return old(full ? "status full" : first);
         }
         String request = request();
         Path path = path();
@@ -195,7 +208,7 @@ public final class AdminCommand implements Callable<Integer> {
             }
         }
         if (positional.size() > v.positionals().size()
-                || positional.size() < v.positionals().size() && !key.equals("config save")) {
+                || positional.size() < v.positionals().size() - (OPTIONAL_LAST.contains(key) ? 1 : 0)) {
             throw new IllegalArgumentException("usage: admin " + key + " "
                     + String.join(" ", v.positionals().stream().map(p -> p.toUpperCase(java.util.Locale.ROOT)).toList())
                     + " [--param value]...");

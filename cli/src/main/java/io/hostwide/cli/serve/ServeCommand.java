@@ -47,7 +47,9 @@ public final class ServeCommand implements Callable<Integer> {
     private static final java.time.Duration LOGOUT_WAIT = java.time.Duration.ofSeconds(3);
 
     @Option(names = "--listen", paramLabel = "HOST:PORT",
-            description = "Portal to listen on; repeatable (default: the config's portals, else 127.0.0.1:3260)")
+            description = "Portal to listen on; repeatable (default: the config's portals, else 127.0.0.1:3260). "
+                    + "Given, it fixes the portals: live portal changes (admin portal create, targetcli "
+                    + "tpg1/portals) are refused; without it they change the config's \"portals\" live")
     List<String> listen;
 
     @Option(names = "--config", paramLabel = "FILE", description = "JSON configuration: hostwide's, or LIO's "
@@ -134,6 +136,10 @@ public final class ServeCommand implements Callable<Integer> {
         }
         List<String> warnings = new ArrayList<>(loaded == null ? List.of() : loaded.warnings());
         warnings.addAll(ServeWarnings.of(cfg, portals, insecure, config));
+        if (portals.isEmpty()) {
+            warnings.add("no portals (the configuration's \"portals\" is empty): no initiator can connect until one "
+                    + "is created (hostwide admin portal create IP [PORT])");
+        }
         warnings.addAll(ServeWarnings.ofMetrics(metricsAt));
         budget = memoryBudget(MemoryBudget.Limits.ofThisJvm(), warnings);
         if (budget != null) {
@@ -157,20 +163,27 @@ public final class ServeCommand implements Callable<Integer> {
             try {
                 assembly.start();
             } catch (BindException e) {
-                throw new IllegalArgumentException("--listen: cannot listen on " + portals + ": " + e.getMessage());
+                throw new IllegalArgumentException((listening() ? "--listen" : "--config portals") + ": cannot listen on "
+                        + portals + ": " + e.getMessage());
+            }
+            if (listening()) {
+                assembly.fixPortals("--listen " + String.join(" ", listen));
             }
             assembly.summary().forEach(line -> out.println("hostwide serve: " + line));
             out.println("hostwide serve: " + MemoryBudget.line(budget, MemoryBudget.Limits.ofThisJvm()));
             Admin admin = new Admin(assembly, config, budget);
-            Path socket = adminSocket != null ? adminSocket
-                    : AdminSocket.defaultPath(assembly.boundAddresses().get(0).getPort());
+            Path socket = adminSocket != null ? adminSocket : AdminSocket.defaultPath(assembly.boundAddresses()
+                    .isEmpty() ? Portal.DEFAULT_PORT : assembly.boundAddresses().get(0).getPort());
             // API calls persist to --config (written back atomically); without it they live in memory until config_save
             // and must leave a configuration serve would start from: no target without CHAP beyond loopback
             // a configuration read in LIO's format is written back in it, so targetcli and Proxmox still read it
             ConfigWriter writer = loaded != null && loaded.format() == ConfigFormat.LIO
                     ? new ConfigWriter(c -> LioExport.convert(c).text()) : new ConfigWriter();
+            // the exposure rule follows the portals a change would leave open: --listen's, else the changed config's
             JsonRpc rpc = new JsonRpc(new ManagementApi(assembly, admin, config, writer)
-                    .policy(next -> ServeWarnings.refuseOpenExposure(next, portals, insecure)));
+                    .policy(next -> ServeWarnings.refuseOpenExposure(next, listening() ? portals
+                            : Portal.ofConfig(next), insecure))
+                    .portalWarnings(opened -> ServeWarnings.ofPortals(assembly.current(), opened, insecure)));
             try (MetricsServer metricsServer = startMetrics(metricsAt, compat, assembly);
                  ApiHttpServer apiServer = startApi(apiAt, apiToken, rpc);
                  AdminSocket socketServer = AdminSocket.open(socket, admin::handle, rpc::handle)) {
@@ -183,7 +196,8 @@ public final class ServeCommand implements Callable<Integer> {
                     out.println("hostwide serve: metrics on http://" + join(List.of(m)) + "/metrics"
                             + (compat == ServeMetrics.Compat.CEPH_ISCSI ? " (with ceph-iscsi names)" : ""));
                 }
-                out.println("hostwide serve: listening on " + join(assembly.boundAddresses())
+                out.println("hostwide serve: listening on " + (assembly.boundAddresses().isEmpty()
+                        ? "no portal yet (admin portal create adds one)" : join(assembly.boundAddresses()))
                         + "; admin socket " + socketServer.path() + " (Ctrl-C stops, SIGHUP reloads --config)");
                 out.flush();
                 AtomicBoolean reload = Signals.onHangup(w -> out.println("hostwide serve: " + w));
@@ -288,20 +302,20 @@ public final class ServeCommand implements Callable<Integer> {
         }
     }
 
+    private boolean listening() {
+        return listen != null && !listen.isEmpty();
+    }
+
+    /** --listen's portals, else the configuration's (an empty list: none), else 127.0.0.1:3260. */
     private List<Portal> portals(ServeConfig cfg) {
         List<Portal> result = new ArrayList<>();
-        if (listen != null && !listen.isEmpty()) {
+        if (listening()) {
             for (String l : listen) {
                 result.add(Portal.parse("--listen", l));
             }
-        } else if (cfg.portals() != null && !cfg.portals().isEmpty()) {
-            for (String l : cfg.portals()) {
-                result.add(Portal.parse("--config portals", l));
-            }
-        } else {
-            result.add(new Portal("127.0.0.1", Portal.DEFAULT_PORT));
+            return result;
         }
-        return result;
+        return Portal.ofConfig(cfg);
     }
 
     private static String join(List<InetSocketAddress> addrs) {

@@ -22,7 +22,7 @@ final class Acls {
 
     static void create(Shell sh, Node at, List<String> args) {
         Commands.require(sh, at);
-        Map<String, String> a = Shell.bind(args, List.of("wwn", "add_mapped_luns"), "create wwn [add_mapped_luns]");
+        Map<String, String> a = Shell.bind(args, List.of("wwn", "add_mapped_luns"));
         Commands.need(a, "wwn");
         ObjectNode p = Api.params().put("target", at.target()).put("initiator", a.get("wwn"));
         if (a.containsKey("add_mapped_luns") && !Shell.bool("add_mapped_luns", a.get("add_mapped_luns"))) {
@@ -33,15 +33,17 @@ final class Acls {
             sh.out.println("Node ACL " + a.get("wwn") + " already exists; unchanged.");
             return;
         }
-        sh.out.println("Created Node ACL for " + a.get("wwn"));
+        // targetcli-fb ui_target.py UINodeACLs.ui_command_create: "Created Node ACL for %s" (no full stop), then per
+        // LUN mapped "Created mapped LUN %d." (lower-case "mapped", unlike UINodeACL's "Created Mapped LUN %d.")
+        sh.out.println("Created Node ACL for " + r.path("acl").path("initiator").asText(a.get("wwn")));
         for (JsonNode m : r.path("acl").path("mapped_luns")) {
-            sh.out.println("Created Mapped LUN " + m.path("mapped_lun").asInt() + ".");
+            sh.out.println("Created mapped LUN " + m.path("mapped_lun").asInt() + ".");
         }
     }
 
     static void delete(Shell sh, Node at, List<String> args) {
         Commands.require(sh, at);
-        Map<String, String> a = Shell.bind(args, List.of("wwn"), "delete wwn");
+        Map<String, String> a = Shell.bind(args, List.of("wwn"));
         Commands.need(a, "wwn");
         JsonNode r = sh.api.call("acl_delete", Api.params().put("target", at.target()).put("initiator", a.get("wwn")));
         sh.out.println(r.path("deleted").asBoolean() ? "Deleted Node ACL " + a.get("wwn") + "."
@@ -51,8 +53,7 @@ final class Acls {
     /** {@code create mapped_lun tpg_lun_or_backstore [write_protect]} in an ACL. */
     static void map(Shell sh, Node at, List<String> args) {
         Commands.require(sh, at);
-        Map<String, String> a = Shell.bind(args, List.of("mapped_lun", "tpg_lun_or_backstore", "write_protect"),
-                "create mapped_lun tpg_lun_or_backstore [write_protect]");
+        Map<String, String> a = Shell.bind(args, List.of("mapped_lun", "tpg_lun_or_backstore", "write_protect"));
         Commands.need(a, "mapped_lun");
         Commands.need(a, "tpg_lun_or_backstore");
         int mapped = Commands.lunNumber("mapped_lun", a.get("mapped_lun"));
@@ -67,8 +68,11 @@ final class Acls {
                     lun = l.path("lun").asInt();
                 }
             }
-            if (lun < 0) {
-                throw new Shell.Failure("Storage object " + what + " is not a LUN of this TPG; create the LUN first");
+            if (lun < 0) { // targetcli creates the TPG LUN first, mapped to this ACL only (below)
+                JsonNode created = sh.api.call("lun_create", Api.params().put("target", at.target())
+                        .put("backstore", name).put("map_to_acls", false));
+                lun = created.path("lun").asInt();
+                sh.out.println("Created LUN " + lun + ".");
             }
         } else {
             lun = Commands.lunNumber("tpg_lun_or_backstore", what);
@@ -85,7 +89,7 @@ final class Acls {
 
     static void unmap(Shell sh, Node at, List<String> args) {
         Commands.require(sh, at);
-        Map<String, String> a = Shell.bind(args, List.of("mapped_lun"), "delete mapped_lun");
+        Map<String, String> a = Shell.bind(args, List.of("mapped_lun"));
         Commands.need(a, "mapped_lun");
         int mapped = Commands.lunNumber("mapped_lun", a.get("mapped_lun"));
         JsonNode r = sh.api.call("acl_unmap_lun", Api.params().put("target", at.target())

@@ -34,19 +34,22 @@ final class Backstores {
         Map<String, String> a;
         switch (plugin) {
             case "block" -> {
-                a = Shell.bind(args, List.of("name", "dev", "readonly", "wwn"), "create name dev [readonly]");
+                a = Shell.bind(args, List.of("name", "dev", "readonly", "wwn", "exclusive"));
                 need(a, "dev");
+                if (a.containsKey("exclusive") && !Shell.bool("exclusive", a.get("exclusive"))) {
+                    throw new Shell.Failure("exclusive=false is refused: hostwide always opens a block device "
+                            + "exclusively (O_EXCL), targetcli's default, so no one mounts it while it is exported");
+                }
                 p.put("type", "block").put("path", a.get("dev"));
                 if (a.containsKey("readonly") && Shell.bool("readonly", a.get("readonly"))) {
                     p.put("write_protect", true);
                 }
             }
             case "fileio" -> {
-                a = Shell.bind(args, List.of("name", "file_or_dev", "size", "write_back", "sparse", "wwn"),
-                        "create name file_or_dev [size] [write_back] [sparse]");
+                a = Shell.bind(args, List.of("name", "file_or_dev", "size", "write_back", "sparse", "wwn"));
                 need(a, "file_or_dev");
                 p.put("type", "file").put("path", a.get("file_or_dev"));
-                if (a.containsKey("size")) {
+                if (fileSize(sh, a)) {
                     p.put("size", size(a.get("size")));
                 }
                 // targetcli's default is write_back=True: the device reports a volatile write cache (WCE=1)
@@ -57,7 +60,7 @@ final class Backstores {
                 }
             }
             default -> {
-                a = Shell.bind(args, List.of("name", "size", "nullio", "wwn"), "create name size [nullio]");
+                a = Shell.bind(args, List.of("name", "size", "nullio", "wwn"));
                 need(a, "size");
                 boolean nullio = a.containsKey("nullio") && Shell.bool("nullio", a.get("nullio"));
                 p.put("type", nullio ? "null" : "ram").put("size", size(a.get("size")));
@@ -84,8 +87,41 @@ final class Backstores {
         }
     }
 
+    /**
+     * UIFileIOBackstore.ui_command_create (ui_backstore.py) for a new object: an existing file keeps its size ("FILE
+     * exists, using its size (N bytes) instead" when one was given), a new file needs one, a directory is refused.
+     * serve reads the same file system (the admin socket is local). A retried create of an existing backstore passes
+     * the size on as given, for the API's "exists as asked" comparison.
+     *
+     * @return whether the given size is to be sent
+     */
+    private static boolean fileSize(Shell sh, Map<String, String> a) {
+        String file = a.get("file_or_dev");
+        java.nio.file.Path f = java.nio.file.Path.of(file);
+        if (a.containsKey("name") && find(sh, a.get("name")) != null) {
+            return a.containsKey("size");
+        }
+        if (java.nio.file.Files.isRegularFile(f)) {
+            if (a.containsKey("size")) {
+                try {
+                    sh.out.println(file + " exists, using its size (" + java.nio.file.Files.size(f) + " bytes) instead");
+                } catch (java.io.IOException e) {
+                    throw new Shell.Failure("Could not open " + file);
+                }
+            }
+            return false;
+        }
+        if (java.nio.file.Files.isDirectory(f)) {
+            throw new Shell.Failure("Path " + file + " exists but is not a file");
+        }
+        if (!java.nio.file.Files.exists(f) && !a.containsKey("size")) {
+            throw new Shell.Failure("Attempting to create file for new fileio backstore, need a size");
+        }
+        return a.containsKey("size");
+    }
+
     static void delete(Shell sh, String plugin, List<String> args) {
-        Map<String, String> a = Shell.bind(args, List.of("name"), "delete name");
+        Map<String, String> a = Shell.bind(args, List.of("name"));
         need(a, "name");
         String name = a.get("name");
         JsonNode b = find(sh, name);

@@ -21,7 +21,7 @@ final class Commands {
             case ISCSI -> createTarget(sh, args);
             case TARGET -> {
                 require(sh, at);
-                Map<String, String> a = Shell.bind(args, List.of("tag"), "create [tag]");
+                Map<String, String> a = Shell.bind(args, List.of("tag"));
                 if (a.containsKey("tag") && !a.get("tag").equals("1")) {
                     throw new Shell.Failure("hostwide targets have one TPG, tag 1; TPG " + a.get("tag")
                             + " cannot be created");
@@ -40,7 +40,7 @@ final class Commands {
         switch (at.kind()) {
             case PLUGIN -> Backstores.delete(sh, at.plugin(), args);
             case ISCSI -> {
-                Map<String, String> a = Shell.bind(args, List.of("wwn"), "delete wwn");
+                Map<String, String> a = Shell.bind(args, List.of("wwn"));
                 need(a, "wwn");
                 JsonNode r = sh.api.call("target_delete", Api.params().put("name", a.get("wwn")));
                 sh.out.println(r.path("deleted").asBoolean() ? "Deleted Target " + a.get("wwn") + "."
@@ -84,11 +84,13 @@ final class Commands {
             throw new Shell.Failure("Command not found enable (at " + at.path() + ")");
         }
         require(sh, at);
-        sh.out.println("The TPGT has been enabled."); // a hostwide target serves from its creation
+        // a hostwide target serves from its creation, as targetcli's TPGs with auto_enable_tpgt (its default): so
+        // UITPG.ui_command_enable's answer for an enabled TPG (ui_target.py)
+        sh.out.println("The TPGT is already enabled.");
     }
 
     static void saveconfig(Shell sh, List<String> args) {
-        Map<String, String> a = Shell.bind(args, List.of("savefile"), "saveconfig [savefile]");
+        Map<String, String> a = Shell.bind(args, List.of("savefile"));
         ObjectNode p = Api.params();
         if (a.containsKey("savefile")) {
             p.put("path", a.get("savefile"));
@@ -99,7 +101,7 @@ final class Commands {
     }
 
     private static void createTarget(Shell sh, List<String> args) {
-        Map<String, String> a = Shell.bind(args, List.of("wwn"), "create [wwn]");
+        Map<String, String> a = Shell.bind(args, List.of("wwn"));
         String iqn = a.containsKey("wwn") ? a.get("wwn") : generatedIqn();
         JsonNode r = sh.api.call("target_create", Api.params().put("name", iqn));
         if (r.path("created").asBoolean()) {
@@ -176,12 +178,16 @@ final class Commands {
                     t = sh.api.call("target_get", Api.params().put("name", n.target()));
                 } catch (Api.Error e) {
                     if (e.reason.equals("not_found")) {
-                        throw new Shell.Failure("No such path " + n.path());
+                        throw new Shell.Failure(n.noSuchPath(2)); // the target is the first segment missing
                     }
                     throw e;
                 }
                 if (n.kind() != Node.Kind.TARGET && n.tpgTag() != t.path("tpgt").asInt(1)) {
-                    throw new Shell.Failure("No such path " + n.path() + " (hostwide targets have one TPG, tpg1)");
+                    throw new Shell.Failure(n.noSuchPath(3) + " (hostwide targets have one TPG, tpg1)");
+                }
+                if ((n.kind() == Node.Kind.ACL || n.kind() == Node.Kind.MAPPED_LUN)
+                        && Acls.find(t, n.initiator()) == null) {
+                    throw new Shell.Failure(n.noSuchPath(5));
                 }
                 boolean present = switch (n.kind()) {
                     case LUN -> find(t.path("luns"), "lun", n.number()) != null;

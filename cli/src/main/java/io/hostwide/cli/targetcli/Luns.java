@@ -13,8 +13,7 @@ final class Luns {
 
     static void create(Shell sh, Node at, List<String> args) {
         Commands.require(sh, at);
-        Map<String, String> a = Shell.bind(args, List.of("storage_object", "lun", "add_mapped_luns"),
-                "create storage_object [lun] [add_mapped_luns]");
+        Map<String, String> a = Shell.bind(args, List.of("storage_object", "lun", "add_mapped_luns"));
         Commands.need(a, "storage_object");
         String backstore = Commands.storageObject(sh, a.get("storage_object"));
         ObjectNode p = Api.params().put("target", at.target()).put("backstore", backstore);
@@ -29,11 +28,24 @@ final class Luns {
         // Proxmox reads the LUN number from this line (/LUN (\d+)/); a retry gets the same number
         sh.out.println(r.path("created").asBoolean() ? "Created LUN " + lun + "."
                 : "LUN " + lun + " already exports " + a.get("storage_object") + "; unchanged.");
+        if (r.path("created").asBoolean()) {
+            // targetcli-fb ui_target.py UILUNs.ui_command_create, with auto_add_mapped_luns: one line per node ACL
+            // the new LUN was mapped into, "Created LUN %d->%d mapping in node ACL %s"
+            JsonNode t = sh.api.call("target_get", Api.params().put("name", at.target()));
+            for (JsonNode acl : t.path("acls")) {
+                for (JsonNode m : acl.path("mapped_luns")) {
+                    if (m.path("lun").asInt() == lun) {
+                        sh.out.println("Created LUN " + lun + "->" + m.path("mapped_lun").asInt()
+                                + " mapping in node ACL " + acl.path("initiator").asText());
+                    }
+                }
+            }
+        }
     }
 
     static void delete(Shell sh, Node at, List<String> args) {
         Commands.require(sh, at);
-        Map<String, String> a = Shell.bind(args, List.of("lun"), "delete lun");
+        Map<String, String> a = Shell.bind(args, List.of("lun"));
         Commands.need(a, "lun");
         int lun = Commands.lunNumber("lun", a.get("lun"));
         JsonNode r = sh.api.call("lun_delete", Api.params().put("target", at.target()).put("lun", lun));

@@ -71,9 +71,26 @@ record Node(Kind kind, List<String> segments) {
     static Node parse(List<String> s) {
         Kind k = kind(s);
         if (k == null) {
-            throw new Shell.Failure("No such path /" + String.join("/", s));
+            int i = 1;
+            while (i < s.size() && kind(s.subList(0, i)) != null) {
+                i++;
+            }
+            throw new Shell.Failure(noSuchPath(s.subList(0, i)));
         }
         return new Node(k, List.copyOf(s));
+    }
+
+    /**
+     * configshell's error for a path that does not resolve ({@code ConfigNode.get_child}): it names the path up to and
+     * including the first segment that is not there, "No such path /iscsi/IQN" for {@code /iscsi/IQN/tpg1/luns}.
+     */
+    static String noSuchPath(List<String> upToFirstMissing) {
+        return "No such path /" + String.join("/", upToFirstMissing);
+    }
+
+    /** {@link #noSuchPath} for the first {@code n} segments of this node's path. */
+    String noSuchPath(int n) {
+        return noSuchPath(segments.subList(0, Math.min(n, segments.size())));
     }
 
     private static Kind kind(List<String> s) {

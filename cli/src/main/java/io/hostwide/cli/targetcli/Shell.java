@@ -29,6 +29,8 @@ final class Shell {
 
     final Api api;
     final PrintWriter out;
+    /** Where targetcli's warnings go (its log.warning writes to stderr). */
+    final PrintWriter err;
     private Node cwd = Node.ROOT_NODE;
     private boolean exited;
     /** CHAP keys set so far per node path (targetcli's userid/password/mutual_userid/mutual_password), unapplied. */
@@ -36,9 +38,10 @@ final class Shell {
     /** Targets given authentication=1 and no CHAP credentials yet: hostwide would admit anyone without them. */
     final Set<String> authRequired = new java.util.LinkedHashSet<>();
 
-    Shell(Api api, PrintWriter out) {
+    Shell(Api api, PrintWriter out, PrintWriter err) {
         this.api = api;
         this.out = out;
+        this.err = err;
     }
 
     boolean exited() {
@@ -166,9 +169,10 @@ final class Shell {
 
     /**
      * targetcli's argument binding: positional words fill {@code names} in order, {@code key=value} words name
-     * theirs; anything else is an error naming it.
+     * theirs; anything else is an error in configshell's words ({@code ConfigNode.assert_params},
+     * configshell/node.py, its "positionnal" spelling included).
      */
-    static Map<String, String> bind(List<String> args, List<String> names, String usage) {
+    static Map<String, String> bind(List<String> args, List<String> names) {
         Map<String, String> m = new LinkedHashMap<>();
         int next = 0;
         for (String a : args) {
@@ -176,17 +180,18 @@ final class Shell {
             if (eq > 0) {
                 String k = a.substring(0, eq);
                 if (!names.contains(k)) {
-                    throw new Failure("Unexpected keyword parameter '" + k + "' (usage: " + usage + ")");
+                    throw new Failure("Unexpected keyword parameter '" + k + "'.");
                 }
                 if (m.put(k, a.substring(eq + 1)) != null) {
-                    throw new Failure("Parameter '" + k + "' given twice");
+                    throw new Failure("Duplicate parameter " + k + ".");
                 }
             } else {
                 while (next < names.size() && m.containsKey(names.get(next))) {
                     next++;
                 }
                 if (next == names.size()) {
-                    throw new Failure("Too many parameters (usage: " + usage + ")");
+                    throw new Failure("Got " + args.size() + " positionnal parameters, expected at most "
+                            + names.size() + ".");
                 }
                 m.put(names.get(next++), a);
             }

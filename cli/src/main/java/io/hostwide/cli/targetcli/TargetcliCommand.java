@@ -61,7 +61,7 @@ public final class TargetcliCommand implements Callable<Integer> {
     /** One command ({@code words}) or a script ({@code in}); 0 when every line succeeded, else 1. */
     static int run(Api api, List<String> words, BufferedReader in, PrintWriter out, PrintWriter err)
             throws IOException {
-        Shell sh = new Shell(api, out);
+        Shell sh = new Shell(api, out, err);
         try {
             if (in == null) {
                 if (!step(sh, String.join(" ", words.stream().map(TargetcliCommand::quoted).toList()), "", err)) {

@@ -74,7 +74,7 @@ final class Tree {
         Item iscsi = root.add(new Item("iscsi", "Targets: " + targets.size()));
         List<String> portals = new ArrayList<>();
         for (JsonNode p : sh.api.call("portal_list", null)) {
-            portals.add(p.path("ip_address").asText() + ":" + p.path("port").asInt());
+            portals.add(Portals.name(p.path("ip_address").asText(), p.path("port").asInt()));
         }
         for (JsonNode t : targets) {
             Item target = iscsi.add(new Item(t.path("name").asText(), "TPGs: 1"));

@@ -9,6 +9,8 @@ import io.hostwide.management.api.ManagementApi;
 import io.hostwide.management.config.ServeConfigLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hostwide.management.util.Json;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -71,9 +73,30 @@ class AdminVerbsTest {
                 assertThat(admin(sock, "lun", "delete", T, "zero").err()).contains("is not an integer");
                 Run status = admin(sock, "status");
                 assertThat(status.status()).isZero();
-                assertThat(status.out()).contains("\"ok\" : true");
+                // counts by default, the listing behind --full (at 1,000 targets it is hundreds of kilobytes)
+                JsonNode summary = Json.mapper().readTree(status.out());
+                assertThat(summary.path("ok").asBoolean()).isTrue();
+                assertThat(summary.path("counts").toString())
+                        .isEqualTo("{\"backstores\":1,\"targets\":1,\"luns\":1,\"acls\":0,\"sessions\":0}");
+                assertThat(summary.has("targets")).isFalse();
+                assertThat(summary.has("sessions")).isFalse();
+                JsonNode full = Json.mapper().readTree(admin(sock, "status", "--full").out());
+                assertThat(full.path("targets").get(0).path("name").asText()).isEqualTo(T);
+                assertThat(full.path("targets").get(0).path("luns").get(0).path("backstore").asText()).isEqualTo("ram0");
+                assertThat(full.path("sessions").isArray()).isTrue();
+                assertThat(admin(sock, "stats", "--full").err()).contains("--full: only with status");
                 assertThat(admin(sock, "lun", "delete", T, "0").out()).contains("\"deleted\" : true");
                 assertThat(admin(sock, "backstore", "delete", "ram0").out()).contains("\"deleted\" : true");
+
+                // portals: IP [PORT]; the server's --port option is not the portal's
+                Run created = admin(sock, "portal", "create", "127.0.0.1", "0");
+                assertThat(created.status()).isEqualTo(2);
+                assertThat(created.err()).contains("port 0 is out of range (1..65535)");
+                assertThat(admin(sock, "portal", "create", "localhost").err())
+                        .contains("'localhost' is not an IP address");
+                assertThat(admin(sock, "portal", "delete", "127.0.0.2", "3260").out())
+                        .contains("\"deleted\" : false");
+                assertThat(admin(sock, "portal", "create", "127.0.0.1", "x").err()).contains("is not an integer");
             }
         }
     }

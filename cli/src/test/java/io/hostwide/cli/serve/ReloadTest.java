@@ -80,7 +80,7 @@ class ReloadTest {
                       "targets": [ { "name": "%s", "luns": [ { "lun": 0, "backstore": "a" }, { "lun": 1, "backstore": "a" } ] } ] }
                     """.formatted(T);
             assertThatThrownBy(() -> a.reload(cfg(changed)))
-                    .hasMessageStartingWith("reload refused, nothing changed: portals, backstores.a");
+                    .hasMessageStartingWith("reload refused, nothing changed: backstores.a");
             assertThat(port(a).lun(1)).isNull();
             String limits = BASE.replaceFirst("\\{", "{ \"limits\": { \"pending_logins\": 4 },");
             assertThatThrownBy(() -> a.reload(cfg(limits)))
@@ -88,6 +88,54 @@ class ReloadTest {
             String metrics = BASE.replaceFirst("\\{", "{ \"metrics\": { \"listen\": \"9999\" },");
             assertThatThrownBy(() -> a.reload(cfg(metrics)))
                     .hasMessage("reload refused, nothing changed: metrics can only change with a restart");
+        }
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket ss = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            return ss.getLocalPort();
+        }
+    }
+
+    /** A reload (SIGHUP, admin reload) opens and closes portals as the API does; a failed one changes nothing. */
+    @Test
+    void portalsChangeLiveUnlessListenFixesThem() throws Exception {
+        int p1 = freePort();
+        int p2 = freePort();
+        String one = BASE.replaceFirst("\\{", "{ \"portals\": [\"127.0.0.1:" + p1 + "\"],");
+        String two = BASE.replaceFirst("\\{", "{ \"portals\": [\"127.0.0.1:" + p1 + "\", \"127.0.0.1:" + p2 + "\"],");
+        InetSocketAddress a1 = new InetSocketAddress("127.0.0.1", p1);
+        InetSocketAddress a2 = new InetSocketAddress("127.0.0.1", p2);
+        try (TargetAssembly a = TargetAssembly.build(cfg(one), List.of(a1), null)) {
+            a.start();
+            assertThat(a.reload(cfg(two))).containsExactly("portal 127.0.0.1:" + p2 + " opened");
+            assertThat(a.boundAddresses()).containsExactly(a1, a2);
+            // a portal opened by this reload is closed again when a later step of it fails
+            String bad = two.replace("127.0.0.1:" + p2, "127.0.0.1:" + freePort())
+                    .replace("\"size\": \"1m\"", "\"size\": \"1m\" }, \"f\": { \"type\": \"ram\", \"size\": \"1t\", "
+                            + "\"thin\": false");
+            ServeConfig badCfg = cfg(bad); // valid as a file: the RAM budget refuses it when opened, after the portal
+            assertThatThrownBy(() -> a.reload(badCfg)).hasMessageContaining("backstores.f");
+            assertThat(a.boundAddresses()).containsExactly(a1, a2);
+            assertThat(a.reload(cfg(one))).containsExactly("portal 127.0.0.1:" + p2
+                    + " closed (sessions logged in through it go on)");
+            assertThat(a.boundAddresses()).containsExactly(a1);
+
+            // a wildcard on a port this server holds on one address: refused before anything is bound
+            for (String any : List.of("0.0.0.0", "[::]")) {
+                String wild = BASE.replaceFirst("\\{", "{ \"portals\": [\"127.0.0.1:" + p1 + "\", \"" + any + ":"
+                        + p1 + "\"],");
+                assertThatThrownBy(() -> a.reload(cfg(wild))).hasMessage("cannot listen on " + any + ":" + p1
+                        + ": this server's portal 127.0.0.1:" + p1 + " holds that port on one of its addresses "
+                        + "(delete it first)");
+            }
+            assertThat(a.boundAddresses()).containsExactly(a1);
+
+            a.fixPortals("--listen 127.0.0.1:" + p1);
+            assertThatThrownBy(() -> a.reload(cfg(two))).hasMessage("portals are fixed by serve's --listen 127.0.0.1:"
+                    + p1 + ": they change only with a restart (without --listen, the configuration's \"portals\" are "
+                    + "used and can change live)");
+            assertThat(a.boundAddresses()).containsExactly(a1);
         }
     }
 
@@ -101,7 +149,7 @@ class ReloadTest {
                 if (!cmd.equals("status")) {
                     throw new IllegalArgumentException("unknown admin command '" + cmd + "'");
                 }
-                return Map.of("ok", true, "targets", a.status().get("targets"));
+                return Map.of("ok", true, "targets", a.status(true).get("targets"));
             })) {
                 assertThat(AdminSocket.request(sock, "status")).contains("\"ok\" : true").contains(T).contains("\"lun\" : 0");
                 assertThat(AdminSocket.request(sock, "bogus")).contains("\"ok\" : false").contains("unknown admin command");

@@ -2,6 +2,8 @@ package io.hostwide.cli.targetcli;
 
 import io.hostwide.management.Admin;
 import io.hostwide.management.AdminSocket;
+import io.hostwide.management.ServeWarnings;
+import io.hostwide.management.config.Portal;
 import io.hostwide.management.TargetAssembly;
 import io.hostwide.management.api.JsonRpc;
 import io.hostwide.management.api.ManagementApi;
@@ -44,15 +46,35 @@ final class Served implements AutoCloseable {
     }
 
     static Served start(Path config, Path sock) throws IOException {
+        return start(config, sock, true);
+    }
+
+    /**
+     * As {@code hostwide serve --config FILE} without --listen: the file's portals are listened on and change live,
+     * under serve's rule that beyond loopback every target has CHAP (no --insecure).
+     */
+    static Served startOnConfigPortals(Path config, Path sock) throws IOException {
+        return start(config, sock, false);
+    }
+
+    private static Served start(Path config, Path sock, boolean listen) throws IOException {
         ConfigFiles.Loaded loaded = ConfigFiles.load(config);
+        List<InetSocketAddress> portals = listen ? List.of(new InetSocketAddress("127.0.0.1", 0))
+                : Portal.ofConfig(loaded.config()).stream().map(Portal::resolve).toList();
         TargetAssembly a = ServeConfigLoader.located(loaded.places(), () -> TargetAssembly.build(loaded.config(),
-                List.of(new InetSocketAddress("127.0.0.1", 0)), null));
+                portals, null));
         try {
             a.start();
+            if (listen) {
+                a.fixPortals("--listen 127.0.0.1:0");
+            }
             Admin admin = new Admin(a, config, null);
             ConfigWriter writer = loaded.format() == ConfigFormat.LIO
                     ? new ConfigWriter(c -> LioExport.convert(c).text()) : new ConfigWriter();
-            JsonRpc rpc = new JsonRpc(new ManagementApi(a, admin, config, writer));
+            JsonRpc rpc = new JsonRpc(new ManagementApi(a, admin, config, writer)
+                    .policy(next -> ServeWarnings.refuseOpenExposure(next, listen ? List.of(Portal.DEFAULT)
+                            : Portal.ofConfig(next), false))
+                    .portalWarnings(opened -> ServeWarnings.ofPortals(a.current(), opened, false)));
             return new Served(a, AdminSocket.open(sock, admin::handle, rpc::handle));
         } catch (IOException | RuntimeException e) {
             a.close();
@@ -76,6 +98,12 @@ final class Served implements AutoCloseable {
         return new Run(cl.execute(all.toArray(String[]::new)), out.toString(), err.toString());
     }
 
+    /** One management API call's result over the socket (tests read what a command left behind). */
+    static com.fasterxml.jackson.databind.JsonNode api(Served s, String method, String params) {
+        return Api.socket(s.socket.path()).call(method, params == null ? null
+                : (com.fasterxml.jackson.databind.node.ObjectNode) JsonRpc.parse(params));
+    }
+
     /** {@code echo SCRIPT | hostwide targetcli}. */
     Run script(String script) throws IOException {
         StringWriter out = new StringWriter();
@@ -87,11 +115,24 @@ final class Served implements AutoCloseable {
 
     /** libiscsi's {@code iscsi-ls -s} of the portal: targets with their LUNs (libiscsi-bin). */
     String iscsiLs() throws IOException, InterruptedException {
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/iscsi-ls")), "libiscsi-bin's iscsi-ls is not installed");
-        Process p = new ProcessBuilder("/usr/bin/iscsi-ls", "-s", "iscsi://127.0.0.1:" + port() + "/")
-                .redirectErrorStream(true).start();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("iscsi-ls finished").isTrue();
-        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return iscsiLs(port());
+    }
+
+    /** The same through the portal on {@code port}. */
+    static String iscsiLs(int port) throws IOException, InterruptedException {
+        return libiscsi("iscsi-ls", "-s", "iscsi://127.0.0.1:" + port + "/").out();
+    }
+
+    /** A libiscsi-bin tool's exit status and output (stdout and stderr together); skips the test without it. */
+    static Run libiscsi(String tool, String... args) throws IOException, InterruptedException {
+        Path bin = Path.of("/usr/bin", tool);
+        assumeTrue(Files.isExecutable(bin), "libiscsi-bin's " + tool + " is not installed");
+        List<String> cmd = new ArrayList<>(List.of(bin.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(tool + " finished").isTrue();
+        return new Run(p.exitValue(), out, "");
     }
 
     @Override

@@ -56,7 +56,7 @@ class TargetcliCommandsTest {
     }
 
     @Test
-    void backstoresWithTargetclisArgumentNamesAndLines() {
+    void backstoresWithTargetclisArgumentNamesAndLines() throws Exception {
         Path img = dir.resolve("disk1.img");
         assertThat(ok("/backstores/fileio", "create", "name=disk1", "file_or_dev=" + img, "size=64M",
                 "write_back=false").out()).isEqualTo("Created fileio disk1 with size 67108864\n");
@@ -65,6 +65,17 @@ class TargetcliCommandsTest {
                 "write_back=false").out()).contains("already exists as asked");
         assertThat(refused("/backstores/fileio", "create", "disk1", img.toString(), "128M").err())
                 .contains("exists: backstore disk1 exists with another definition");
+        // ui_backstore.py UIFileIOBackstore.ui_command_create: an existing file keeps its size, saying so
+        Path old = dir.resolve("old.img");
+        try (var raf = new java.io.RandomAccessFile(old.toFile(), "rw")) {
+            raf.setLength(8L << 20);
+        }
+        assertThat(ok("/backstores/fileio", "create", "old", old.toString(), "64M").out()).isEqualTo(old
+                + " exists, using its size (8388608 bytes) instead\nCreated fileio old with size 8388608\n");
+        assertThat(refused("/backstores/fileio", "create", "new", dir.resolve("new.img").toString()).err())
+                .isEqualTo("hostwide targetcli: Attempting to create file for new fileio backstore, need a size\n");
+        assertThat(refused("/backstores/fileio", "create", "d", dir.toString(), "1M").err())
+                .isEqualTo("hostwide targetcli: Path " + dir + " exists but is not a file\n");
         assertThat(ok("/backstores/ramdisk", "create", "r0", "1G").out()).isEqualTo("Created ramdisk r0 with size 1G.\n");
         assertThat(api("backstore_get", "{\"name\":\"r0\"}").path("size_bytes").asLong()).isEqualTo(1L << 30);
         ok("/backstores/ramdisk", "create", "name=n0", "size=10GiB", "nullio=true");
@@ -74,6 +85,8 @@ class TargetcliCommandsTest {
                 .contains("Unexpected keyword parameter 'colour'");
         assertThat(refused("/backstores/block", "delete", "r0").err())
                 .contains("No storage object named r0 in /backstores/block (it is /backstores/ramdisk/r0)");
+        assertThat(refused("/backstores/block", "create", "b0", "/dev/null", "exclusive=false").err())
+                .contains("exclusive=false is refused: hostwide always opens a block device exclusively");
         assertThat(ok("/backstores/ramdisk", "delete", "r0").out()).isEqualTo("Deleted storage object r0.\n");
         assertThat(ok("/backstores/ramdisk", "delete", "r0").out()).contains("nothing to delete");
     }
@@ -113,8 +126,22 @@ class TargetcliCommandsTest {
                 .isEqualTo("Created LUN 5.\n");
         assertThat(refused("/iscsi/" + T + "/tpg1/luns", "create", "/backstores/block/r0").err())
                 .contains("No such path /backstores/block/r0");
+        // targetcli-fb ui_target.py UINodeACLs.ui_command_create: "Created Node ACL for %s" (no stop), and
+        // "Created mapped LUN %d." per LUN with auto_add_mapped_luns (lower-case "mapped")
         assertThat(ok("/iscsi/" + T + "/tpg1/acls", "create", INI).out())
-                .isEqualTo("Created Node ACL for " + INI + "\nCreated Mapped LUN 0.\nCreated Mapped LUN 5.\n");
+                .isEqualTo("Created Node ACL for " + INI + "\nCreated mapped LUN 0.\nCreated mapped LUN 5.\n");
+        // UILUNs.ui_command_create with ACLs: "Created LUN %d." and "Created LUN %d->%d mapping in node ACL %s"
+        ok("/backstores/ramdisk", "create", "r2", "4M");
+        assertThat(ok("/iscsi/" + T + "/tpg1/luns", "create", "/backstores/ramdisk/r2", "lun=7").out())
+                .isEqualTo("Created LUN 7.\nCreated LUN 7->7 mapping in node ACL " + INI + "\n");
+        assertThat(ok("/iscsi/" + T + "/tpg1/luns", "delete", "lun7").out()).isEqualTo("Deleted LUN 7.\n");
+        // UINodeACL.ui_command_create with a storage object not yet a LUN: its TPG LUN is created first
+        assertThat(ok("/iscsi/" + T + "/tpg1/acls/" + INI, "create", "3", "/backstores/ramdisk/r2").out())
+                .isEqualTo("Created LUN 1.\nCreated Mapped LUN 3.\n");
+        assertThat(ok("/iscsi/" + T + "/tpg1/acls/" + INI, "delete", "3").out()).isEqualTo("Deleted Mapped LUN 3.\n");
+        assertThat(ok("/iscsi/" + T + "/tpg1/luns", "delete", "1").out()).isEqualTo("Deleted LUN 1.\n");
+        assertThat(refused("/iscsi/" + T + "/tpg1/acls/iqn.1994-05.com.example:nobody", "delete", "0").err())
+                .isEqualTo("hostwide targetcli: No such path /iscsi/" + T + "/tpg1/acls/iqn.1994-05.com.example:nobody\n");
         assertThat(ok("/iscsi/" + T + "/tpg1/acls/" + INI, "delete", "mapped_lun5").out())
                 .isEqualTo("Deleted Mapped LUN 5.\n");
         assertThat(ok("/iscsi/" + T + "/tpg1/acls/" + INI, "create", "mapped_lun=1", "tpg_lun_or_backstore=5",
@@ -136,6 +163,8 @@ class TargetcliCommandsTest {
     void tpgAttributesAndAuth() {
         ok("/iscsi", "create", T);
         String tpg = "/iscsi/" + T + "/tpg1";
+        // ui_target.py UITPG.ui_command_enable on an enabled TPG (hostwide's always are, as targetcli's auto_enable_tpgt)
+        assertThat(ok(tpg, "enable").out()).isEqualTo("The TPGT is already enabled.\n");
         ok(tpg, "set", "attribute", "generate_node_acls=1", "cache_dynamic_acls=1", "demo_mode_write_protect=0");
         assertThat(api("target_get", "{\"name\":\"" + T + "\"}").path("generate_node_acls").asBoolean()).isTrue();
         assertThat(refused(tpg, "set", "attribute", "demo_mode_write_protect=1").err()).contains("read-only");
@@ -190,22 +219,32 @@ class TargetcliCommandsTest {
                 create %s
                 """.formatted(T, "iqn.2026-12.io.hostwide:never"));
         assertThat(r.status()).isEqualTo(1);
+        // configshell's ConfigNode.get_child: the path up to the first segment missing
         assertThat(r.err()).isEqualTo("hostwide targetcli: line 3: No such path "
-                + "/iscsi/iqn.2026-12.io.hostwide:nope/tpg1\n");
+                + "/iscsi/iqn.2026-12.io.hostwide:nope\n");
         assertThat(api("target_list", null).toString()).contains(T).doesNotContain("never");
         assertThat(s.script("clearconfig confirm=True\n").err()).contains("line 1: Command not found clearconfig");
         assertThat(s.script("cd /iscsi\nexit\ncreate iqn.2026-12.io.hostwide:never\n").status()).isZero();
         assertThat(api("target_list", null).toString()).doesNotContain("never");
     }
 
+    /** serve --listen fixes the portals: a create of one listened on already succeeds, any other change is refused. */
     @Test
-    void portalsThatServeDoesNotListenOnAreRefusedSayingWhatToDo() {
+    void portalsFixedByListenAreRefusedSayingWhatToDo() {
         ok("/iscsi", "create", T);
         String portals = "/iscsi/" + T + "/tpg1/portals";
-        assertThat(ok(portals, "create", "127.0.0.1", Integer.toString(s.port())).out()).contains("served already");
-        assertThat(refused(portals, "create", "192.0.2.7", "3260").err())
-                .contains("add it to --listen or to the configuration's \"portals\" and restart serve");
-        assertThat(refused(portals, "delete", "0.0.0.0", "3260").err()).contains("same portals for every target");
+        assertThat(ok(portals, "create", "127.0.0.1", Integer.toString(s.port())).out())
+                .isEqualTo("Network portal 127.0.0.1:%d already exists; unchanged.\n".formatted(s.port()));
+        assertThat(refused(portals, "create", "192.0.2.7", "3260").err()).isEqualTo("hostwide targetcli: "
+                + "portals_fixed: portals are fixed by serve's --listen 127.0.0.1:0: restart serve without --listen to "
+                + "manage them (the configuration's \"portals\" are then used)\n");
+        assertThat(refused(portals, "delete", "127.0.0.1", Integer.toString(s.port())).err())
+                .contains("portals_fixed: portals are fixed by serve's --listen 127.0.0.1:0");
+        assertThat(ok(portals, "delete", "0.0.0.0", "3260").out())
+                .isEqualTo("No network portal 0.0.0.0:3260; nothing to delete.\n");
+        assertThat(refused(portals, "delete", "0.0.0.0").err()).contains("Missing required parameter ip_port");
+        assertThat(refused(portals, "create", "127.0.0.1", "http").err())
+                .contains("Invalid value 'http' for ip_port (a number)");
         assertThat(ok("ls").out()).isEqualTo("""
                 o- /
                   o- backstores
@@ -235,7 +274,16 @@ class TargetcliCommandsTest {
         assertThatThrownBy(() -> Node.ROOT_NODE.resolve("/backstores/pscsi")).hasMessage("No such path /backstores/pscsi");
         assertThatThrownBy(() -> tpg.resolve("luns/zero")).hasMessage("No such path /iscsi/" + T + "/tpg1/luns/zero");
         assertThat(Shell.words("create \"a b\" c=d # comment")).isEqualTo(List.of("create", "a b", "c=d"));
-        assertThat(Shell.bind(List.of("n", "size=1G"), List.of("name", "size"), "u"))
+        assertThat(Shell.bind(List.of("n", "size=1G"), List.of("name", "size")))
                 .containsEntry("name", "n").containsEntry("size", "1G");
+        assertThatThrownBy(() -> Node.ROOT_NODE.resolve("/iscsi/" + T + "/tpg1/nodes/x"))
+                .hasMessage("No such path /iscsi/" + T + "/tpg1/nodes");
+        // configshell/node.py ConfigNode.assert_params, word for word ("positionnal" included)
+        assertThatThrownBy(() -> Shell.bind(List.of("a", "b", "c"), List.of("name", "size")))
+                .hasMessage("Got 3 positionnal parameters, expected at most 2.");
+        assertThatThrownBy(() -> Shell.bind(List.of("name=a", "name=b"), List.of("name")))
+                .hasMessage("Duplicate parameter name.");
+        assertThatThrownBy(() -> Shell.bind(List.of("colour=blue"), List.of("name")))
+                .hasMessage("Unexpected keyword parameter 'colour'.");
     }
 }

@@ -96,6 +96,69 @@ class ToolSequencesTest {
     }
 
     /**
+     * The same driver with CHAP, as its example configuration (examples/zfs-generic-iscsi.yaml) has it commented:
+     * {@code authentication: 1}, the {@code tpg.auth} keys each on a line of its own after the TPG attributes (the
+     * driver appends them to the attribute lines; its setAuthText stays an empty line), and {@code emulate_tpu: 0}
+     * as the example sets it. The LUN then answers only an initiator that proves the CHAP secret.
+     */
+    @Test
+    void democraticCsiCreateWithChapAsItsExampleConfiguration() throws Exception {
+        String asset = "pvc-5e1d2c3b-4a59-4f60-8e71-92a3b4c5d6e7";
+        String iqn = BASENAME + ":" + asset;
+        Path config = dir.resolve("serve.json");
+        Files.writeString(config, "{}\n");
+        try (Served.Loop zvol = Served.Loop.attach(dir, 16L << 20);
+             Served s = Served.start(config, dir.resolve("a.sock"))) {
+            Served.Run r = s.script("""
+
+                    # create target
+                    cd /iscsi
+                    create %1$s
+
+                    # setup tpg
+                    cd /iscsi/%1$s/tpg1
+
+                    set attribute authentication=1
+                    set attribute generate_node_acls=1
+                    set attribute cache_dynamic_acls=1
+                    set attribute demo_mode_write_protect=0
+                    set auth userid=csiuser
+                    set auth password=csi-secret-0123
+                    set auth mutual_userid=csitarget
+                    set auth mutual_password=csi-target-secret-4567
+
+
+                    # create extent
+                    cd /backstores/block
+                    create %2$s %3$s
+                    cd /backstores/block/%2$s
+
+                    set attribute emulate_tpu=0
+
+                    # add extent to target/tpg
+                    cd /iscsi/%1$s/tpg1/luns
+                    create /backstores/block/%2$s
+                    """.formatted(iqn, asset, zvol.device()));
+            assertThat(r.status()).as(r.err()).isZero();
+            assertThat(r.out()).contains("Parameter authentication is now '1'.", "Parameter userid is now 'csiuser'.",
+                    "Parameter emulate_tpu is now '0'.", "Created LUN 0.");
+            JsonNode cfg = Served.api(s, "config_get", "{\"include_secrets\":true}");
+            JsonNode auth = cfg.path("targets").get(0).path("auth");
+            assertThat(auth.path("user").asText()).isEqualTo("csiuser");
+            assertThat(auth.path("secret").asText()).isEqualTo("csi-secret-0123");
+            assertThat(auth.path("mutual_user").asText()).isEqualTo("csitarget");
+            assertThat(cfg.path("backstores").path(asset).path("thin").asBoolean(true)).isFalse();
+            // mutual CHAP: libiscsi proves the initiator's secret and checks the target's (target_user/_password)
+            String url = "iscsi://csiuser%csi-secret-0123@127.0.0.1:" + s.port() + "/" + iqn + "/0"
+                    + "?target_user=csitarget&target_password=csi-target-secret-4567";
+            Served.Run inq = Served.libiscsi("iscsi-inq", url);
+            assertThat(inq.status()).as(inq.out()).isZero();
+            Served.Run without = Served.libiscsi("iscsi-inq", "iscsi://127.0.0.1:" + s.port() + "/" + iqn + "/0");
+            assertThat(without.status()).as("no CHAP, no login: " + without.out()).isNotZero();
+        }
+    }
+
+    /**
      * Proxmox VE's "ZFS over iSCSI" LIO provider: one targetcli one-liner per step, the LUN number read from the
      * output ({@code /LUN (\d+)/}), saveconfig after each change, and LUNs listed from /etc/target/saveconfig.json
      * itself (here the file serve was started from, written back in LIO's format).
@@ -103,7 +166,8 @@ class ToolSequencesTest {
     @Test
     void proxmoxCreateListAndDeleteOfALun() throws Exception {
         String iqn = "iqn.2018-04.at.bestsolution.somehost:target";
-        String vol = "vm-100-disk-0";
+        // LIO.pm names the backstore after the pool ($get_backstore_prefix: "tank/vm" -> "tank-vm-") and the zvol
+        String vol = "tank-vm-100-disk-0";
         Path config = dir.resolve("saveconfig.json");
         Files.writeString(config, "{ \"fabric_modules\": [], \"storage_objects\": [], \"targets\": [] }\n");
         try (Served.Loop zvol = Served.Loop.attach(dir, 16L << 20); Served s = Served.start(config,

@@ -22,6 +22,7 @@ import io.hostwide.iscsi.spec.RejectReason;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
@@ -66,6 +67,8 @@ final class Connection implements LoginEnvironment {
     final IscsiTargetServer server;
     private final SocketChannel channel;
     private final InetAddress from;
+    /** The portal (as bound) this connection was accepted on. */
+    private final InetSocketAddress portal;
     /** Written by the login thread before it starts the full-feature reader, read by the current reader only. */
     private ByteBuffer recv;
     private ByteBuffer send;
@@ -93,10 +96,11 @@ final class Connection implements LoginEnvironment {
     final Keepalive keepalive;
 
     /** A connection from {@code from}, admitted by the server's {@link LoginGate} (whose place it now holds). */
-    Connection(IscsiTargetServer server, SocketChannel channel, InetAddress from) {
+    Connection(IscsiTargetServer server, SocketChannel channel, InetAddress from, InetSocketAddress portal) {
         this.server = server;
         this.channel = channel;
         this.from = from;
+        this.portal = portal;
         this.recv = server.loginPool.take();
         this.send = server.loginPool.take();
         this.writer = new ResponseWriter(channel, send);
@@ -137,6 +141,20 @@ final class Connection implements LoginEnvironment {
 
     FullFeature fullFeature() {
         return ffp;
+    }
+
+    /** The portal (as bound) this connection was accepted on. */
+    InetSocketAddress portal() {
+        return portal;
+    }
+
+    /** The address the initiator reached (a wildcard portal's concrete address), or null once closed. */
+    InetSocketAddress localAddress() {
+        try {
+            return (InetSocketAddress) channel.getLocalAddress();
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     boolean onReaderThread() {

@@ -97,7 +97,7 @@ final class FfpControl {
         }
         String own = ffp.session.discovery() ? null : ffp.session.target.name();
         FfpTextKeys.Outcome o = FfpTextKeys.answer(parsed.pairs(), ffp.session.discovery(),
-                value -> SendTargets.answer(value, own, ffp.session.initiatorName, ffp.conn.server.discoveryTargets()));
+                value -> SendTargets.answer(value, own, ffp.session.initiatorName, ffp.conn.server.discoveryTargets(ffp.conn.localAddress())));
         if (o.protocolError() != null) { // §6.6: renegotiating a login-only key is a protocol error
             resetText();
             ffp.reject(RejectReason.PROTOCOL_ERROR, t);

@@ -51,6 +51,7 @@ public final class IscsiTargetServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(IscsiTargetServer.class.getName());
 
     private final TargetCore core;
+    /** The portals asked for before {@link #start()}; afterwards {@link #listeners} says what listens. */
     private final List<InetSocketAddress> portals;
     /**
      * Copy on write: logins and SendTargets read it without a lock; {@link #export}/{@link #unexport} (management
@@ -68,8 +69,9 @@ public final class IscsiTargetServer implements AutoCloseable {
     final BufferPool loginPool;
     final LoginGate loginGate;
     final LoginCounters loginCounters = new LoginCounters();
-    private final List<ServerSocketChannel> listeners = new ArrayList<>();
-    private final List<InetSocketAddress> bound = new ArrayList<>();
+    /** The portals listened on, in the order they were opened; under this server's lock. */
+    private final List<Listener> listeners = new ArrayList<>();
+    private boolean started;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicLong lastStartFailureLog = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
@@ -81,7 +83,7 @@ public final class IscsiTargetServer implements AutoCloseable {
 
     private IscsiTargetServer(Builder b) {
         this.core = b.core;
-        this.portals = List.copyOf(b.portals);
+        this.portals = new ArrayList<>(b.portals);
         this.targets = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.targets));
         this.discoveryChap = b.discoveryChap;
         this.policy = b.policy;
@@ -123,25 +125,131 @@ public final class IscsiTargetServer implements AutoCloseable {
         return a.getAddress() instanceof Inet4Address ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6;
     }
 
+    /**
+     * One listening portal: the address asked for, its socket, the address it got (port 0 resolved) and the thread
+     * accepting on it.
+     */
+    private record Listener(InetSocketAddress requested, ServerSocketChannel channel, InetSocketAddress bound,
+                            Thread acceptor) {
+        /** Whether {@code a} names this portal: as asked for (unless port 0: each such ask is a new portal) or bound. */
+        boolean is(InetSocketAddress a) {
+            return a.getPort() != 0 && requested.equals(a) || bound.equals(a);
+        }
+    }
+
+    private Listener listener(InetSocketAddress a) {
+        for (Listener l : listeners) {
+            if (l.is(a)) {
+                return l;
+            }
+        }
+        return null;
+    }
+
     /** Binds every portal and starts accepting. Port 0 binds a free port: see {@link #boundAddresses()}. */
     public synchronized void start() throws IOException {
-        for (InetSocketAddress a : portals) {
-            // An IPv4 address gets an IPv4 socket: 0.0.0.0 must not become the dual-stack IPv6 wildcard (::), which
-            // would also accept IPv6 and be reported as 0:0:0:0:0:0:0:0.
-            ServerSocketChannel ss = ServerSocketChannel.open(familyOf(a));
-            ss.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            ss.bind(a, 128);
-            listeners.add(ss);
-            bound.add((InetSocketAddress) ss.getLocalAddress());
-            Thread acceptor = new Thread(() -> accept(ss), "iscsi-accept-" + ss.getLocalAddress());
-            acceptor.setDaemon(true);
-            acceptor.start();
+        started = true;
+        try {
+            for (InetSocketAddress a : portals) {
+                if (a.getPort() == 0 || listener(a) == null) {
+                    listen(a);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            closeListeners(); // nothing half-started: a failed start listens nowhere
+            listeners.clear();
+            throw e;
         }
         if (keepaliveThread == null) {
             keepaliveThread = new Thread(this::keepalive, "iscsi-keepalive");
             keepaliveThread.setDaemon(true);
             keepaliveThread.start();
         }
+    }
+
+    private InetSocketAddress listen(InetSocketAddress a) throws IOException {
+        // An IPv4 address gets an IPv4 socket: 0.0.0.0 must not become the dual-stack IPv6 wildcard (::), which
+        // would also accept IPv6 and be reported as 0:0:0:0:0:0:0:0.
+        ServerSocketChannel ss = ServerSocketChannel.open(familyOf(a));
+        InetSocketAddress local;
+        try {
+            ss.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ss.bind(a, 128);
+            local = (InetSocketAddress) ss.getLocalAddress();
+        } catch (IOException | RuntimeException e) {
+            ss.close();
+            throw e;
+        }
+        Thread acceptor = new Thread(() -> accept(ss, local), "iscsi-accept-" + local);
+        acceptor.setDaemon(true);
+        listeners.add(new Listener(a, ss, local, acceptor));
+        acceptor.start();
+        return local;
+    }
+
+    /**
+     * Opens a network portal while running (LIO's {@code tpg1/portals create}); every exported target is reachable
+     * through it and SendTargets lists it from now on. Before {@link #start()} it is only remembered.
+     *
+     * @return the address now listened on (its port resolved when 0 was asked), or null before {@link #start()}
+     * @throws java.net.BindException when the address is in use (by another process, or by an overlapping portal
+     *                                of this server: a wildcard and a specific address on one port), or not local
+     */
+    public synchronized InetSocketAddress addPortal(InetSocketAddress address) throws IOException {
+        if (closed) {
+            throw new IllegalStateException("server closed");
+        }
+        Listener l = listener(address);
+        if (l != null) {
+            return l.bound();
+        }
+        if (!started) {
+            if (!portals.contains(address)) {
+                portals.add(address);
+            }
+            return null;
+        }
+        InetSocketAddress local = listen(address);
+        if (!portals.contains(address)) {
+            portals.add(address);
+        }
+        return local;
+    }
+
+    /**
+     * Closes a network portal while running, as LIO's {@code iscsit_tpg_del_network_portal} does: the listener
+     * closes, so new connections to it are refused; connections accepted on it that are still logging in are
+     * dropped (LIO resets the portal's login thread); sessions already in the full feature phase keep going on their
+     * own connections, and sessions through other portals are not touched. Returns once no connection of the portal
+     * is left logging in.
+     *
+     * @param address the address as given to {@link #addPortal} or the builder (or as bound)
+     * @return whether such a portal was open
+     */
+    public boolean removePortal(InetSocketAddress address) {
+        Listener l;
+        synchronized (this) {
+            l = listener(address);
+            if (l == null) {
+                return portals.remove(address); // added before start(): forgotten, nothing listened
+            }
+            listeners.remove(l);
+            portals.remove(l.requested());
+            try {
+                l.channel().close();
+            } catch (IOException e) {
+                LOG.log(Level.FINE, "close listener", e);
+            }
+        }
+        // The acceptor may hold a connection accepted just before the close; once it has ended, every connection of
+        // this portal is in the set below, so none escapes the sweep (and the port is free again).
+        joinAcceptor(l);
+        for (Connection c : connections) {
+            if (c.portal().equals(l.bound()) && c.fullFeature() == null) {
+                c.close("portal " + l.bound() + " deleted during login");
+            }
+        }
+        return true;
     }
 
     /** Checks every connection a few times per interval (RFC 7143 §11.19 target pings). */
@@ -176,11 +284,12 @@ public final class IscsiTargetServer implements AutoCloseable {
         return loginTimeoutNanos;
     }
 
+    /** The addresses listened on now, in the order their portals were opened. */
     public synchronized List<InetSocketAddress> boundAddresses() {
-        return List.copyOf(bound);
+        return listeners.stream().map(Listener::bound).toList();
     }
 
-    private void accept(ServerSocketChannel ss) {
+    private void accept(ServerSocketChannel ss, InetSocketAddress portal) {
         while (!closed) {
             SocketChannel ch;
             try {
@@ -198,7 +307,7 @@ public final class IscsiTargetServer implements AutoCloseable {
                 }
                 continue;
             }
-            admit(ch);
+            admit(ch, portal);
         }
     }
 
@@ -206,7 +315,7 @@ public final class IscsiTargetServer implements AutoCloseable {
      * Starts a connection if the login gate has a place for it, else refuses it. A connection that fails before it
      * starts (reset by its peer, no memory for its buffers) is closed and costs the listener nothing.
      */
-    private void admit(SocketChannel ch) {
+    private void admit(SocketChannel ch, InetSocketAddress portal) {
         InetAddress from;
         try {
             from = ((InetSocketAddress) ch.getRemoteAddress()).getAddress();
@@ -221,7 +330,7 @@ public final class IscsiTargetServer implements AutoCloseable {
         Connection c;
         try {
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            c = new Connection(this, ch, from);
+            c = new Connection(this, ch, from, portal);
         } catch (IOException | OutOfMemoryError e) { // OOME: direct memory at its limit even after a collection
             startFailed(from, e);
             loginGate.leave(from);
@@ -350,16 +459,38 @@ public final class IscsiTargetServer implements AutoCloseable {
         return policy;
     }
 
-    /** The targets as SendTargets reports them: each with every portal of the server and its portal group tag. */
-    List<DiscoveryTarget> discoveryTargets() {
+    /**
+     * The targets as SendTargets reports them: each with every portal open now and its portal group tag. A wildcard
+     * portal (0.0.0.0, ::) is reported as the address the asking connection reached, as LIO's
+     * {@code iscsit_build_sendtargets_response} does: an initiator cannot connect to a wildcard.
+     *
+     * @param local the local address of the connection that asks
+     */
+    List<DiscoveryTarget> discoveryTargets(InetSocketAddress local) {
+        List<InetSocketAddress> reported = reportedPortals(boundAddresses(), local);
         List<DiscoveryTarget> out = new ArrayList<>();
-        List<InetSocketAddress> addrs = boundAddresses();
         for (ExportedTarget t : targets.values()) {
             List<Portal> ps = new ArrayList<>();
-            for (InetSocketAddress a : addrs) {
+            for (InetSocketAddress a : reported) {
                 ps.add(new Portal(a.getAddress().getHostAddress(), a.getPort(), t.port().tag()));
             }
             out.add(new DiscoveryTarget(t.name(), ps, t.port()::admits));
+        }
+        return out;
+    }
+
+    /**
+     * The portals SendTargets names to a connection that reached {@code local}: each bound one, a wildcard replaced
+     * by {@code local}'s address (when known), without repeats (a wildcard and a specific portal may then coincide).
+     */
+    static List<InetSocketAddress> reportedPortals(List<InetSocketAddress> bound, InetSocketAddress local) {
+        List<InetSocketAddress> out = new ArrayList<>();
+        for (InetSocketAddress a : bound) {
+            InetSocketAddress r = a.getAddress().isAnyLocalAddress() && local != null
+                    ? new InetSocketAddress(local.getAddress(), a.getPort()) : a;
+            if (!out.contains(r)) {
+                out.add(r);
+            }
         }
         return out;
     }
@@ -421,13 +552,39 @@ public final class IscsiTargetServer implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Closes every listener and waits for its acceptor to end: a channel closed while a thread is blocked in accept()
+     * keeps its socket until that thread returns, so without the wait the port could still be held when this returns
+     * (a restart in the same process, or a portal created again at once, would find it in use).
+     */
     private synchronized void closeListeners() {
-        for (ServerSocketChannel ss : listeners) {
+        for (Listener l : listeners) {
             try {
-                ss.close();
+                l.channel().close();
             } catch (IOException e) {
                 LOG.log(Level.FINE, "close listener", e);
             }
+        }
+        for (Listener l : listeners) {
+            joinAcceptor(l);
+        }
+    }
+
+    /** Waits for a closed listener's acceptor to end; the acceptor takes no lock of this server, so it always does. */
+    private static void joinAcceptor(Listener l) {
+        if (Thread.currentThread() == l.acceptor()) {
+            return;
+        }
+        boolean interrupted = false;
+        while (l.acceptor().isAlive()) {
+            try {
+                l.acceptor().join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -468,7 +625,7 @@ public final class IscsiTargetServer implements AutoCloseable {
             this.core = core;
         }
 
-        /** A network portal to listen on (RFC 7143 §4.4.1); repeatable. */
+        /** A network portal to listen on (RFC 7143 §4.4.1); repeatable; none: {@link #addPortal} opens them later. */
         public Builder portal(InetSocketAddress address) {
             portals.add(address);
             return this;
@@ -564,9 +721,6 @@ public final class IscsiTargetServer implements AutoCloseable {
         }
 
         public IscsiTargetServer build() {
-            if (portals.isEmpty()) {
-                throw new IllegalArgumentException("at least one portal is required");
-            }
             return new IscsiTargetServer(this);
         }
     }

@@ -28,12 +28,16 @@ public final class ApiException extends RuntimeException {
         CONFLICT(-32004, "conflict"),
         /** The request is well-formed but its values are not acceptable (a bad iSCSI name, a short secret). */
         INVALID(-32005, "invalid"),
-        /** Only a restart can make this change (portals, session settings, a backstore's geometry). */
+        /** Only a restart can make this change (session settings, limits, a backstore's geometry). */
         RESTART_REQUIRED(-32006, "restart_required"),
         /** Not implemented by this server, on purpose (the message says why). */
         UNSUPPORTED(-32007, "unsupported"),
         /** The change could not be made durable or a file could not be opened; nothing changed. */
-        IO_ERROR(-32008, "io_error");
+        IO_ERROR(-32008, "io_error"),
+        /** A portal's address is held by another socket ({@code data.address}); nothing changed. */
+        ADDRESS_IN_USE(-32009, "address_in_use"),
+        /** serve was started with --listen, which fixes the portals; nothing changed. */
+        PORTALS_FIXED(-32010, "portals_fixed");
 
         final int code;
         final String text;

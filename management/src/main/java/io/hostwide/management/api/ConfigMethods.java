@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The whole server: status, stats, reload, the configuration out, the portals, the method list. */
+/** The whole server: status, stats, reload, the configuration out, the method list. */
 final class ConfigMethods {
     private ConfigMethods() {
     }
@@ -17,8 +17,9 @@ final class ConfigMethods {
     static void register(ManagementApi api) {
         api.method("rpc_get_methods", List.of(), "the methods and their parameters",
                 p -> api.methods());
-        api.method("status", List.of(), "portals, targets, LUNs, sessions, memory (as 'hostwide admin status')",
-                p -> old(api, "status"));
+        api.method("status", List.of("full"), "portals, counts of targets, LUNs, ACLs and sessions, memory; full: "
+                        + "every target and session too (as 'hostwide admin status [--full]')",
+                p -> old(api, Boolean.TRUE.equals(p.optBool("full")) ? "status full" : "status"));
         api.method("stats", List.of(), "per backstore I/O counters and latency percentiles",
                 p -> old(api, "stats"));
         api.method("reload", List.of(), "re-read --config and apply the difference live",
@@ -27,9 +28,6 @@ final class ConfigMethods {
                 p -> ManagementApi.tree(api.current(), Boolean.TRUE.equals(p.optBool("include_secrets"))));
         api.method("config_save", List.of("path"), "write the running configuration to path (default: --config)",
                 p -> save(api, p.optString("path")));
-        api.method("portal_list", List.of(), "the network portals listened on",
-                p -> api.assembly().boundAddresses().stream()
-                        .map(a -> Map.of("ip_address", a.getAddress().getHostAddress(), "port", a.getPort())).toList());
     }
 
     private static Object old(ManagementApi api, String command) {

@@ -3,10 +3,12 @@ package io.hostwide.management.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hostwide.management.Admin;
+import io.hostwide.management.PortalException;
 import io.hostwide.management.RestartRequiredException;
 import io.hostwide.management.TargetAssembly;
 import io.hostwide.management.config.ConfigKeyException;
 import io.hostwide.management.config.ConfigWriter;
+import io.hostwide.management.config.Portal;
 import io.hostwide.management.config.ServeConfig;
 import io.hostwide.management.config.ServeConfigLoader;
 
@@ -42,6 +44,7 @@ public final class ManagementApi {
     private final ConfigWriter writer;
     private final Map<String, Method> methods = new LinkedHashMap<>();
     private volatile java.util.function.Consumer<ServeConfig> policy = cfg -> { };
+    private volatile java.util.function.Function<List<Portal>, List<String>> portalWarnings = p -> List.of();
 
     /**
      * @param admin the old protocol's handler (status, stats, reload); its lock orders every call
@@ -61,6 +64,7 @@ public final class ManagementApi {
         BackstoreMethods.register(this);
         TargetMethods.register(this);
         AclMethods.register(this);
+        PortalMethods.register(this);
     }
 
     /**
@@ -71,6 +75,19 @@ public final class ManagementApi {
     public ManagementApi policy(java.util.function.Consumer<ServeConfig> rule) {
         this.policy = rule;
         return this;
+    }
+
+    /**
+     * What serve says about portals opened live beyond loopback (its startup warnings for them: no CHAP, open
+     * discovery, --insecure); the answer of portal_create carries them.
+     */
+    public ManagementApi portalWarnings(java.util.function.Function<List<Portal>, List<String>> warnings) {
+        this.portalWarnings = warnings;
+        return this;
+    }
+
+    List<String> portalWarnings(List<Portal> opened) {
+        return portalWarnings.apply(opened);
     }
 
     void method(String name, List<String> params, String summary, Function<Params, Object> body) {
@@ -105,6 +122,14 @@ public final class ManagementApi {
                 throw e;
             } catch (RestartRequiredException e) {
                 throw ApiException.domain(ApiException.Reason.RESTART_REQUIRED, e.getMessage());
+            } catch (PortalException e) {
+                throw switch (e.kind()) {
+                    case IN_USE -> ApiException.domain(ApiException.Reason.ADDRESS_IN_USE, e.getMessage())
+                            .with("address", e.address());
+                    case CANNOT_BIND -> ApiException.domain(ApiException.Reason.INVALID, e.getMessage())
+                            .with("address", e.address());
+                    case FIXED -> ApiException.domain(ApiException.Reason.PORTALS_FIXED, e.getMessage());
+                };
             } catch (ConfigKeyException e) {
                 throw ApiException.domain(ApiException.Reason.IO_ERROR, e.key() + e.detail());
             } catch (IllegalArgumentException e) {
@@ -175,6 +200,11 @@ public final class ManagementApi {
 
     static ServeConfig withTargets(ServeConfig c, List<ServeConfig.Target> targets) {
         return new ServeConfig(c.portals(), c.session(), c.discoveryAuth(), c.backstores(), targets, c.limits(),
+                c.metrics());
+    }
+
+    static ServeConfig withPortals(ServeConfig c, List<String> portals) {
+        return new ServeConfig(portals, c.session(), c.discoveryAuth(), c.backstores(), c.targets(), c.limits(),
                 c.metrics());
     }
 

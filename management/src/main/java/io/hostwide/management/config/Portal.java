@@ -3,11 +3,66 @@ package io.hostwide.management.config;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
 
 /** A listening address, "host:port" or "[v6]:port"; port defaults to 3260 (RFC 7143 §13.1). */
 public record Portal(String host, int port) {
 
     public static final int DEFAULT_PORT = 3260;
+    /** Where serve listens when neither --listen nor the configuration's {@code portals} says. */
+    public static final Portal DEFAULT = new Portal("127.0.0.1", DEFAULT_PORT);
+
+    private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
+    private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
+
+    /**
+     * The portals a configuration asks for: its {@code portals}, or {@link #DEFAULT} when it has none ({@code null}).
+     * An empty list is no portal at all: serve then listens nowhere until one is created (LIO's TPG whose portals
+     * were all deleted).
+     */
+    public static List<Portal> ofConfig(ServeConfig cfg) {
+        if (cfg.portals() == null) {
+            return List.of(DEFAULT);
+        }
+        List<Portal> out = new ArrayList<>();
+        for (int i = 0; i < cfg.portals().size(); i++) {
+            out.add(parse("portals[" + i + "]", cfg.portals().get(i)));
+        }
+        return out;
+    }
+
+    /** Whether {@code host} is an IP address literal (LIO's portals are addresses, never names to look up). */
+    public static boolean isAddressLiteral(String host) {
+        var m = IPV4.matcher(host);
+        if (m.matches()) {
+            for (int i = 1; i <= 4; i++) {
+                if (Integer.parseInt(m.group(i)) > 255) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (!IPV6.matcher(host).matches()) {
+            return false;
+        }
+        try {
+            InetAddress.getByName(host); // a literal: parsed, never looked up
+            return true;
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /** Whether this is a wildcard address (0.0.0.0, ::): every address of the host. */
+    public boolean isWildcard() {
+        try {
+            return InetAddress.getByName(host).isAnyLocalAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
 
     public static Portal parse(String what, String text) {
         String s = text.trim();

@@ -264,8 +264,9 @@ public final class LioExport {
 
     /** rtslib's portal entries for serve's portals (every target listens on all of them). */
     private List<Object> portals(ServeConfig cfg) {
-        List<String> texts = cfg.portals() == null || cfg.portals().isEmpty() ? List.of(DEFAULT_PORTAL) : cfg.portals();
-        if (cfg.portals() == null || cfg.portals().isEmpty()) {
+        // none set: serve's default; an empty list (every portal deleted) stays empty, as LIO's TPG without portals
+        List<String> texts = cfg.portals() == null ? List.of(DEFAULT_PORTAL) : cfg.portals();
+        if (cfg.portals() == null) {
             warnings.add("portals: not set; exported as serve's default " + DEFAULT_PORTAL
                     + " (serve's --listen may have chosen others)");
         }

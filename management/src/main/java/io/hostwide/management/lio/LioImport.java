@@ -50,6 +50,8 @@ public final class LioImport {
     /** "/backstores/fileio/disk1" → the backstore's name. */
     private final Map<String, String> objects = new HashMap<>();
     private final Map<String, Integer> portalsSeen = new LinkedHashMap<>();
+    /** Whether a TPG lists its portals (rtslib writes the key, empty or not, for every TPG). */
+    private boolean portalListsSeen;
     private final Set<String> cmdsnDepths = new LinkedHashSet<>();
     private String cmdsnDepthAt;
 
@@ -93,7 +95,9 @@ public final class LioImport {
         storageObjects(array(root, "storage_objects", "storage_objects"));
         fabricModules(array(root, "fabric_modules", "fabric_modules"));
         targets(array(root, "targets", "targets"));
-        if (!portalsSeen.isEmpty()) {
+        // TPGs that list no portal at all (every one deleted) listen nowhere, as LIO does; a file without TPGs says
+        // nothing about portals and gets serve's default
+        if (!portalsSeen.isEmpty() || portalListsSeen) {
             ArrayNode portals = out.putArray("portals");
             int i = 0;
             for (Map.Entry<String, Integer> p : portalsSeen.entrySet()) {
@@ -404,6 +408,7 @@ public final class LioImport {
         tpgAttributes(attrs, at + ".attributes", demo);
         Map<String, String> params = tpgParameters(tpg.path("parameters"), at + ".parameters", target, key);
         luns(array(tpg, "luns", at + ".luns"), at + ".luns", target, key);
+        portalListsSeen |= tpg.has("portals");
         portals(array(tpg, "portals", at + ".portals"), at + ".portals");
         JsonNode acls = array(tpg, "node_acls", at + ".node_acls");
         if (demo && !acls.isEmpty()) {

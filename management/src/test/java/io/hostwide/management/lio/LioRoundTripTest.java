@@ -163,6 +163,22 @@ class LioRoundTripTest {
         assertEquals(List.of("[::1]:3260", "127.0.0.1:3261"), in("x.json", text).config().portals());
     }
 
+    /**
+     * Every portal deleted live ({@code "portals": []}) stays so through LIO's format: TPGs with an empty portal list,
+     * read back as no portal rather than serve's default, so that a restart listens where the running serve did.
+     */
+    @Test
+    void noPortalsStayNoPortals() {
+        ServeConfig cfg = new ServeConfig(List.of(), null, null, Map.of(), List.of(
+                new ServeConfig.Target("iqn.2026-12.io.hostwide:t", null, null, List.of(), null)), null, null);
+        String text = LioExport.convert(cfg).text();
+        assertTrue(text.contains("\"portals\": []"), text);
+        assertEquals(List.of(), in("x.json", text).config().portals());
+        ServeConfig unset = new ServeConfig(null, null, null, Map.of(), List.of(
+                new ServeConfig.Target("iqn.2026-12.io.hostwide:t", null, null, List.of(), null)), null, null);
+        assertEquals(List.of("127.0.0.1:3260"), in("y.json", LioExport.convert(unset).text()).config().portals());
+    }
+
     /** rtslib writes json.dump(sort_keys=True, indent=2); so do we, so a diff against targetcli's file is clean. */
     @Test
     void theTextIsLaidOutAsRtslibWritesIt() {
