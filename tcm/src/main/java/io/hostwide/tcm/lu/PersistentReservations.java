@@ -7,13 +7,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
+import java.util.function.Function;
 
 /**
  * Reservation state of one logical unit: persistent reservations (SPC-4 §5.13) and the SPC-2 RESERVE/RELEASE
  * reservation. Readers take {@link #state()} (one volatile read of an immutable {@link PrState}); writers —
- * PERSISTENT RESERVE OUT, RESERVE/RELEASE, resets — serialise on this object, build the next state and publish
- * it, writing the APTPL file first when persistence is active (so GOOD is only returned once it is durable).
+ * PERSISTENT RESERVE OUT, RESERVE/RELEASE, resets — pass {@link #change} a function from the current state to a
+ * {@link PrChange}; it is applied under this object's monitor, writing the APTPL file first when persistence is
+ * active (so GOOD is only returned once it is durable).
  */
 public final class PersistentReservations {
     private final Device device;
@@ -23,6 +24,41 @@ public final class PersistentReservations {
     public PersistentReservations(Device device) { this.device = device; }
 
     public PrState state() { return state; }
+
+    /** The outcome of {@link #change}. */
+    public enum Status {
+        /** The next state is published. */
+        COMMITTED,
+        /** The writer decided nothing changes. */
+        UNCHANGED,
+        /** APTPL file write failed: nothing changed (INSUFFICIENT REGISTRATION RESOURCES, as today). */
+        PERSIST_FAILED
+    }
+
+    /**
+     * {@code decided} is the change the writer made; {@code toAbort} the nexuses its PREEMPT AND ABORT notices
+     * selected.
+     */
+    public record Result(Status status, PrChange decided, List<ItNexus> toAbort) {
+        Result(Status status, PrChange decided) { this(status, decided, List.of()); }
+    }
+
+    /**
+     * Runs writer {@code decide} on the current state and commits what it returns. Unit attentions the change
+     * owes are queued here; the caller then runs {@code decided().finish()}.
+     */
+    public Result change(Function<PrState, PrChange> decide) {
+        synchronized (this) {
+            PrChange c = decide.apply(state);
+            if (c.next() == null) {
+                return new Result(Status.UNCHANGED, c);
+            }
+            if (!publish(c.next())) {
+                return new Result(Status.PERSIST_FAILED, c);
+            }
+            return new Result(Status.COMMITTED, c, apply(c.notices()));
+        }
+    }
 
     /**
      * Keeps APTPL state in {@code directory} (file {@code aptpl_<unit serial>}, written atomically) and restores
@@ -45,11 +81,13 @@ public final class PersistentReservations {
     public synchronized Path aptplFile() { return aptplFile; }
 
     /**
-     * Publishes {@code next}. With APTPL active the file is replaced first; a write failure keeps the old state
-     * and returns false (the command then fails and changes nothing).
+     * Publishes {@code next} locally. With APTPL active the file is replaced first; a write failure keeps the
+     * old state and returns false (the command then fails and changes nothing).
      */
-    public synchronized boolean publish(PrState next) {
-        if (aptplFile != null && (next.aptpl() || state.aptpl())) {
+    private boolean publish(PrState next) {
+        // the file has no SPC-2 holder: RESERVE/RELEASE(6/10) and resets neither rewrite it nor fail on it
+        boolean persistedPart = !next.withSpc2Holder(null).equals(state.withSpc2Holder(null));
+        if (aptplFile != null && persistedPart && (next.aptpl() || state.aptpl())) {
             try {
                 if (next.aptpl()) {
                     AptplStore.write(aptplFile, next);
@@ -65,33 +103,34 @@ public final class PersistentReservations {
         return true;
     }
 
-    /** Queues {@code ascAscq} for every I_T nexus of this LU that {@code who} selects. */
-    public void unitAttention(Predicate<ItNexus> who, int ascAscq) {
+    /** Queues the unit attentions of {@code notices} on the nexuses they select; returns the nexuses to abort. */
+    List<ItNexus> apply(List<PrNotice> notices) {
+        List<ItNexus> abort = List.of();
+        if (notices.isEmpty()) {
+            return abort;
+        }
         for (SessionLun l : device.nexuses()) {
-            if (who.test(l.session())) {
-                l.unitAttentions().add(ascAscq);
+            for (PrNotice n : notices) {
+                if (n.selects(l.session())) {
+                    l.unitAttentions().add(n.ascAscq());
+                    if (n.abort()) {
+                        if (abort.isEmpty()) {
+                            abort = new ArrayList<>();
+                        }
+                        abort.add(l.session());
+                    }
+                }
             }
         }
-    }
-
-    /** The I_T nexuses (sessions) currently logged in that {@code r} registers. */
-    public List<ItNexus> nexusesOf(Registration r) {
-        List<ItNexus> out = new ArrayList<>();
-        for (SessionLun l : device.nexuses()) {
-            if (r.matches(l.session())) {
-                out.add(l.session());
-            }
-        }
-        return out;
+        return abort;
     }
 
     public Device device() { return device; }
 
     /** LUN reset / target reset (SPC-2 §5.5.1, SAM-5 §6.3): the SPC-2 reservation is released. */
-    public synchronized void releaseSpc2() {
-        PrState s = state;
-        if (s.spc2Holder() != null) {
-            state = new PrState(s.generation(), s.registrations(), s.type(), s.holder(), null, s.aptpl());
+    public void releaseSpc2() {
+        if (state.spc2Holder() != null) {
+            change(s -> s.spc2Holder() == null ? PrChange.none(() -> 0) : PrChange.to(s.withSpc2Holder(null), () -> 0));
         }
     }
 
@@ -101,18 +140,19 @@ public final class PersistentReservations {
      * loss; otherwise they are all lost. The SPC-2 reservation goes either way, and PRgeneration restarts at 0
      * "regardless of the APTPL bit value" (SPC-4 §6.16.2).
      */
-    public synchronized void powerOn() {
-        PrState s = state;
-        PrState next = s.aptpl() ? new PrState(0, s.registrations(), s.type(), s.holder(), null, true) : PrState.EMPTY;
-        if (!publish(next)) { // the APTPL file could not be rewritten: keep what it holds, still drop SPC-2
+    public void powerOn() {
+        Result r = change(s -> PrChange.to(
+                s.aptpl() ? new PrState(0, s.registrations(), s.type(), s.holder(), null, true) : PrState.EMPTY,
+                () -> 0));
+        if (r.status() == Status.PERSIST_FAILED) { // the APTPL file could not be rewritten: keep it, still drop SPC-2
             releaseSpc2();
         }
     }
 
     /** I_T nexus loss or reset: releases an SPC-2 reservation {@code nexus} holds. */
-    public synchronized void releaseSpc2(ItNexus nexus) {
-        if (state.spc2Holder() == nexus) {
-            releaseSpc2();
+    public void releaseSpc2(ItNexus nexus) {
+        if (state.isSpc2Holder(nexus)) {
+            change(s -> s.isSpc2Holder(nexus) ? PrChange.to(s.withSpc2Holder(null), () -> 0) : PrChange.none(() -> 0));
         }
     }
 

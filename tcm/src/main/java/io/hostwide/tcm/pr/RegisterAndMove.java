@@ -2,7 +2,7 @@ package io.hostwide.tcm.pr;
 
 import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.lu.ItNexus;
-import io.hostwide.tcm.lu.PersistentReservations;
+import io.hostwide.tcm.lu.PrChange;
 import io.hostwide.tcm.lu.PrState;
 import io.hostwide.tcm.lu.PrType;
 import io.hostwide.tcm.lu.Registration;
@@ -37,12 +37,7 @@ final class RegisterAndMove {
             return cmd.failParameterField(24, 7);
         }
         int rtpi = cmd.outU16(18);
-        TargetPort destPort = null;
-        for (TargetPort p : cmd.targetPort().target().ports()) {
-            if (p.relativePortId() == rtpi) {
-                destPort = p;
-            }
-        }
+        String destPort = portName(cmd, rtpi);
         if (destPort == null) {
             return cmd.failParameterField(18, 7);
         }
@@ -50,37 +45,43 @@ final class RegisterAndMove {
         long saKey = cmd.outS64(8);
         boolean unreg = (cmd.outU8(17) & 0x02) != 0;
         boolean aptpl = (cmd.outU8(17) & 0x01) != 0;
-        PersistentReservations pr = cmd.device().reservations();
-        synchronized (pr) {
-            return move(pr, cmd, key, saKey, dest, destPort, unreg, aptpl);
-        }
+        return PersistentReserveOut.run(cmd, s -> move(s, cmd, key, saKey, dest, destPort, rtpi, unreg, aptpl));
     }
 
-    private static int move(PersistentReservations pr, Command cmd, long key, long saKey, String dest,
-                            TargetPort destPort, boolean unreg, boolean aptpl) {
-        PrState s = pr.state();
+    /** The name of the port of this target with relative port identifier {@code rtpi}, or null. */
+    private static String portName(Command cmd, int rtpi) {
+        for (TargetPort p : cmd.targetPort().target().ports()) {
+            if (p.relativePortId() == rtpi) {
+                return p.portName();
+            }
+        }
+        return null;
+    }
+
+    private static PrChange move(PrState s, Command cmd, long key, long saKey, String dest, String destPort,
+                                 int destRtpi, boolean unreg, boolean aptpl) {
         ItNexus me = cmd.nexus();
         Registration mine = s.registrationOf(me);
         if (mine == null || mine.key() != key) {
-            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            return PersistentReserveOut.fail(cmd, SenseReason.RESERVATION_CONFLICT);
         }
         if (!s.reserved() || PrType.allRegistrants(s.type()) || !s.isHolder(mine)) {
-            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            return PersistentReserveOut.fail(cmd, SenseReason.RESERVATION_CONFLICT);
         }
         if (saKey == 0) {
-            return cmd.failParameterField(8, 7);
+            return PrChange.none(() -> cmd.failParameterField(8, 7));
         }
-        if (dest.equals(me.initiatorPortName()) && destPort.relativePortId() == me.relativeTargetPortId()) {
-            return cmd.failParameterField(24, 7); // moving to itself
+        if (dest.equals(me.initiatorPortName()) && destRtpi == me.relativeTargetPortId()) {
+            return PrChange.none(() -> cmd.failParameterField(24, 7)); // moving to itself
         }
         List<Registration> regs = new ArrayList<>(s.registrations());
         Registration target = null;
         for (Registration x : regs) {
-            if (x.initiatorPortName().equals(dest) && (x.allTargetPorts() || destPort.portName().equals(x.targetPortName()))) {
+            if (x.initiatorPortName().equals(dest) && (x.allTargetPorts() || destPort.equals(x.targetPortName()))) {
                 target = x;
             }
         }
-        Registration moved = new Registration(dest, destPort.portName(), destPort.relativePortId(), saKey, false);
+        Registration moved = new Registration(dest, destPort, destRtpi, saKey, false);
         if (target != null) {
             moved = target.withKey(saKey);
             regs.set(regs.indexOf(target), moved);
@@ -90,7 +91,7 @@ final class RegisterAndMove {
         if (unreg) {
             regs.remove(mine);
         }
-        return PersistentReserveOut.commit(pr, cmd,
-                new PrState(s.generation() + 1, regs, s.type(), moved, s.spc2Holder(), aptpl));
+        return PrChange.to(new PrState(s.generation() + 1, regs, s.type(), moved, s.spc2Holder(), aptpl),
+                PersistentReserveOut.GOOD);
     }
 }

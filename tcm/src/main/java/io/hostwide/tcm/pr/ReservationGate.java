@@ -40,14 +40,18 @@ public final class ReservationGate implements CommandGate {
             return PASS;
         }
         ItNexus me = cmd.nexus();
-        ItNexus spc2 = s.liveSpc2Holder();
-        if (spc2 != null && spc2 != me && !spc2Allowed(cmd)) {
+        if (s.spc2Holder() != null && !s.spc2Holder().matches(me) && !spc2Allowed(cmd)) {
             return conflict(cmd);
         }
         if (s.reserved() && !persistentAllowed(s, cmd, me)) {
             return conflict(cmd);
         }
         return PASS;
+    }
+
+    private static boolean special(int op) {
+        return op == ScsiOpcode.PERSISTENT_RESERVE_OUT || op == ScsiOpcode.RESERVE_6 || op == ScsiOpcode.RESERVE_10
+                || op == ScsiOpcode.RELEASE_6 || op == ScsiOpcode.RELEASE_10;
     }
 
     private static int conflict(Command cmd) {
@@ -67,8 +71,7 @@ public final class ReservationGate implements CommandGate {
             return true;
         }
         int op = cmd.opcode();
-        if (op == ScsiOpcode.PERSISTENT_RESERVE_OUT || op == ScsiOpcode.RESERVE_6 || op == ScsiOpcode.RESERVE_10
-                || op == ScsiOpcode.RELEASE_6 || op == ScsiOpcode.RELEASE_10) {
+        if (special(op)) {
             return true;
         }
         Registration mine = s.registrationOf(me);
