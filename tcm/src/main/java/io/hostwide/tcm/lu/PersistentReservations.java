@@ -1,6 +1,7 @@
 package io.hostwide.tcm.lu;
 
 import io.hostwide.tcm.spi.DataPathErrors;
+import io.hostwide.tcm.spi.ReservationStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,39 +16,54 @@ import java.util.function.Function;
  * PERSISTENT RESERVE OUT, RESERVE/RELEASE, resets — pass {@link #change} a function from the current state to a
  * {@link PrChange}; it is applied under this object's monitor, writing the APTPL file first when persistence is
  * active (so GOOD is only returned once it is durable).
+ *
+ * <p>With a {@link SharedReservations shared store} (several gateways exporting one LU) the function is run on
+ * the store's freshest state and the result compare-and-set against it, again on the winner's state after a
+ * lost race; the per-command check still reads only the local copy, which the store's notify keeps current.
  */
 public final class PersistentReservations {
     private final Device device;
-    private volatile PrState state = PrState.EMPTY; // written under the monitor; read lock-free by the gate
+    private volatile PrState state = PrState.EMPTY; // written under the monitor (or by the shared copy); read lock-free by the gate
     private Path aptplFile;                         // guarded by this
+    private volatile SharedReservations shared;     // set once, before export
 
     public PersistentReservations(Device device) { this.device = device; }
 
     public PrState state() { return state; }
 
+    /** Replaces the local copy (the shared copy installs what the store holds). */
+    void install(PrState s) { state = s; }
+
     /** The outcome of {@link #change}. */
     public enum Status {
-        /** The next state is published. */
+        /** The next state is published (and, shared, acknowledged by every gateway's watch). */
         COMMITTED,
         /** The writer decided nothing changes. */
         UNCHANGED,
         /** APTPL file write failed: nothing changed (INSUFFICIENT REGISTRATION RESOURCES, as today). */
-        PERSIST_FAILED
+        PERSIST_FAILED,
+        /** The shared store could not be reached or the change not confirmed: answer BUSY, retry later. */
+        UNAVAILABLE
     }
 
     /**
-     * {@code decided} is the change the writer made; {@code toAbort} the nexuses its PREEMPT AND ABORT notices
-     * selected.
+     * {@code decided} is the change of the last run of the writer (null with UNAVAILABLE before any run);
+     * {@code toAbort} the nexuses of this gateway its PREEMPT AND ABORT notices selected.
      */
     public record Result(Status status, PrChange decided, List<ItNexus> toAbort) {
         Result(Status status, PrChange decided) { this(status, decided, List.of()); }
     }
 
     /**
-     * Runs writer {@code decide} on the current state and commits what it returns. Unit attentions the change
-     * owes are queued here; the caller then runs {@code decided().finish()}.
+     * Runs writer {@code decide} on the current state and commits what it returns; on a shared store, on the
+     * store's state, again after each lost compare-and-set. Unit attentions the change owes are queued here, on
+     * this gateway's nexuses and (shared) on the others'; the caller then runs {@code decided().finish()}.
      */
     public Result change(Function<PrState, PrChange> decide) {
+        SharedReservations sh = shared;
+        if (sh != null) {
+            return sh.change(decide);
+        }
         synchronized (this) {
             PrChange c = decide.apply(state);
             if (c.next() == null) {
@@ -61,11 +77,46 @@ public final class PersistentReservations {
     }
 
     /**
+     * Shares this LU's reservations through {@code store} as gateway {@code gatewayId} (unique among the
+     * gateways; it need not survive a restart: it only tells a gateway its own notifies apart). Loads the
+     * store's state, which is the persistence from then on: an APTPL file restored by {@link #persistIn} is
+     * superseded and no longer written. Call once, before the LU is exported.
+     *
+     * @throws ReservationStore.UnavailableException the store cannot be reached: the LU must not be exported
+     */
+    public void share(ReservationStore store, String gatewayId) throws ReservationStore.UnavailableException {
+        synchronized (this) {
+            if (shared != null) {
+                throw new IllegalStateException(device.name() + " already shares its reservations");
+            }
+            SharedReservations sh = new SharedReservations(this, store, gatewayId);
+            sh.start();
+            shared = sh;
+        }
+    }
+
+    /** The shared copy, or null for a single-gateway LU. */
+    public SharedReservations shared() { return shared; }
+
+    /**
+     * The state a PERSISTENT RESERVE IN answers from: the local copy while it is trusted (the notify keeps it
+     * current), else a fresh read from the store; null when the store cannot be reached (answer BUSY).
+     */
+    public PrState stateForRead() {
+        PrState s = state;
+        SharedReservations sh = shared;
+        return s.untrusted() && sh != null ? sh.recoverNow() : s;
+    }
+
+    /**
      * Keeps APTPL state in {@code directory} (file {@code aptpl_<unit serial>}, written atomically) and restores
      * what a previous run persisted there, with PRgeneration 0 as after any power on. Call once, before the LU
-     * is exported.
+     * is exported. A shared LU ignores it: the store is the persistence.
      */
     public synchronized void persistIn(Path directory) {
+        if (shared != null) {
+            return;
+        }
         this.aptplFile = directory.resolve("aptpl_" + device.unitSerial());
         try {
             PrState restored = AptplStore.read(aptplFile);
@@ -103,7 +154,7 @@ public final class PersistentReservations {
         return true;
     }
 
-    /** Queues the unit attentions of {@code notices} on the nexuses they select; returns the nexuses to abort. */
+    /** Queues the unit attentions of {@code notices} on this gateway's nexuses; returns the nexuses to abort. */
     List<ItNexus> apply(List<PrNotice> notices) {
         List<ItNexus> abort = List.of();
         if (notices.isEmpty()) {
@@ -129,7 +180,7 @@ public final class PersistentReservations {
 
     /** LUN reset / target reset (SPC-2 §5.5.1, SAM-5 §6.3): the SPC-2 reservation is released. */
     public void releaseSpc2() {
-        if (state.spc2Holder() != null) {
+        if (state.spc2Holder() != null || shared != null) {
             change(s -> s.spc2Holder() == null ? PrChange.none(() -> 0) : PrChange.to(s.withSpc2Holder(null), () -> 0));
         }
     }
@@ -138,7 +189,7 @@ public final class PersistentReservations {
      * A power on (TARGET COLD RESET, SAM-5 §6.3.2). SPC-4 §5.14.5 (APTPL): when the last valid PERSISTENT RESERVE
      * OUT parameter list set APTPL, the registrations and the persistent reservation are kept, as across a power
      * loss; otherwise they are all lost. The SPC-2 reservation goes either way, and PRgeneration restarts at 0
-     * "regardless of the APTPL bit value" (SPC-4 §6.16.2).
+     * "regardless of the APTPL bit value" (SPC-4 §6.16.2). Shared, the power on is the LU's, on every gateway.
      */
     public void powerOn() {
         Result r = change(s -> PrChange.to(
@@ -151,8 +202,30 @@ public final class PersistentReservations {
 
     /** I_T nexus loss or reset: releases an SPC-2 reservation {@code nexus} holds. */
     public void releaseSpc2(ItNexus nexus) {
-        if (state.isSpc2Holder(nexus)) {
+        if (state.isSpc2Holder(nexus) || state.untrusted()) {
             change(s -> s.isSpc2Holder(nexus) ? PrChange.to(s.withSpc2Holder(null), () -> 0) : PrChange.none(() -> 0));
+        }
+    }
+
+    /**
+     * How this gateway aborts the commands of nexuses another gateway's PREEMPT AND ABORT preempted (SPC-4
+     * §5.13.11.4.4); the core sets it. {@code then} runs once they are all gone.
+     */
+    public interface RemoteAborter {
+        void abort(List<ItNexus> nexuses, Runnable then);
+    }
+
+    private volatile RemoteAborter remoteAborter;
+
+    public void remoteAborter(RemoteAborter a) { this.remoteAborter = a; }
+
+    RemoteAborter remoteAborter() { return remoteAborter; }
+
+    /** Stops sharing (unwatches); the LU is going away. */
+    public void close() {
+        SharedReservations sh = shared;
+        if (sh != null) {
+            sh.close();
         }
     }
 

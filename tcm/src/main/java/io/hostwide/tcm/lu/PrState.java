@@ -18,12 +18,21 @@ public record PrState(int generation, List<Registration> registrations, int type
 
     public static final PrState EMPTY = new PrState(0, List.of(), 0, null, null, false);
 
+    /**
+     * What a gateway caches while it cannot trust its copy of a shared state (store unreachable, watch broken):
+     * never {@link #quiet()}, so the gate's fast path stays one volatile read and a reference compare tells it
+     * apart. Never stored or serialised.
+     */
+    public static final PrState UNTRUSTED = new PrState(0, List.of(), 0, null, new Spc2Holder("", ""), false);
+
     public PrState {
         registrations = List.copyOf(registrations);
     }
 
     /** Nothing can conflict: the gate's fast path. */
     public boolean quiet() { return type == 0 && spc2Holder == null; }
+
+    public boolean untrusted() { return this == UNTRUSTED; }
 
     /** A copy with another SPC-2 holder. */
     public PrState withSpc2Holder(Spc2Holder h) {

@@ -24,8 +24,8 @@ import java.util.function.IntSupplier;
  * KEY (0..7), SERVICE ACTION RESERVATION KEY (8..15), byte 20 SPEC_I_PT(3) ALL_TG_PT(2) APTPL(0). SPEC_I_PT is not
  * supported (REPORT CAPABILITIES SIP_C = 0) and is rejected as SPC-4 §6.16.3 asks; ALL_TG_PT is (ATP_C = 1).
  * REGISTER AND MOVE has its own list ({@link RegisterAndMove}). Each service action validates first, then builds
- * a function from the current {@link PrState} to a {@link PrChange}, which the LU's reservations commit; a
- * rejected command changes nothing.
+ * a function from the current {@link PrState} to a {@link PrChange}, which the LU's reservations commit (on a
+ * shared store: again from the winner's state after a lost race); a rejected command changes nothing.
  */
 public final class PersistentReserveOut {
     private PersistentReserveOut() {}
@@ -96,8 +96,9 @@ public final class PersistentReserveOut {
     static PrChange fail(Command cmd, SenseReason reason) { return PrChange.none(() -> cmd.fail(reason)); }
 
     /**
-     * Runs writer {@code decide} through the LU's reservations and answers the command: the writer's finish, INSUFFICIENT REGISTRATION RESOURCES when the
-     * APTPL file could not be written (nothing changed).
+     * Runs writer {@code decide} through the LU's reservations (again on a fresh state after a lost race on a
+     * shared store) and answers the command: the writer's finish, INSUFFICIENT REGISTRATION RESOURCES when the
+     * APTPL file could not be written (nothing changed), BUSY when the shared store could not be reached.
      */
     static PersistentReservations.Result change(Command cmd, Function<PrState, PrChange> decide) {
         return cmd.device().reservations().change(decide);
@@ -107,6 +108,7 @@ public final class PersistentReserveOut {
         return switch (r.status()) {
             case COMMITTED, UNCHANGED -> r.decided().finish().getAsInt();
             case PERSIST_FAILED -> cmd.fail(SenseReason.INSUFFICIENT_REGISTRATION_RESOURCES);
+            case UNAVAILABLE -> cmd.fail(SenseReason.BUSY);
         };
     }
 

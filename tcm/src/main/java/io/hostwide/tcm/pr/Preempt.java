@@ -29,7 +29,8 @@ import java.util.List;
  *       another key: remove registrations (none → RESERVATION CONFLICT).</li>
  * </ul>
  * Every removed nexus (but the sender) gets REGISTRATIONS PREEMPTED. PREEMPT AND ABORT then aborts the preempted
- * nexuses' commands on this LU through the task manager and completes only after they are gone.
+ * nexuses' commands on this LU through the task manager and completes only after they are gone (on other
+ * gateways, before their watch acknowledges the notify).
  */
 final class Preempt {
     private Preempt() {}
@@ -76,8 +77,8 @@ final class Preempt {
             type = 0;
         }
         PrState next = new PrState(s.generation() + 1, kept, type, holder, s.spc2Holder(), s.aptpl());
-        // every removed nexus but the sender hears REGISTRATIONS PREEMPTED (and, with abort, loses its tasks);
-        // a changed type tells the registrants that stay RESERVATIONS RELEASED
+        // every removed nexus but the sender hears REGISTRATIONS PREEMPTED (and, with abort, loses its tasks,
+        // on whichever gateway it is); a changed type tells the registrants that stay RESERVATIONS RELEASED
         PrNotice preempted = PrNotice.of(Asc.REGISTRATIONS_PREEMPTED, removed, List.of(), me, abort);
         if (typeChanged) {
             return PrChange.to(next, PersistentReserveOut.GOOD, preempted,

@@ -6,6 +6,7 @@ import io.hostwide.tcm.lu.PrChange;
 import io.hostwide.tcm.lu.PrState;
 import io.hostwide.tcm.lu.PrType;
 import io.hostwide.tcm.lu.Registration;
+import io.hostwide.tcm.lu.SharedReservations;
 import io.hostwide.tcm.port.TargetPort;
 import io.hostwide.tcm.spi.SenseReason;
 
@@ -15,7 +16,8 @@ import java.util.List;
 /**
  * REGISTER AND MOVE (SPC-4 §5.13.8, parameter list Table 175): the reservation holder registers another I_T
  * nexus — named by a TransportID and a relative target port identifier — with the SERVICE ACTION RESERVATION KEY
- * and moves the reservation to it, keeping type and scope; UNREG also unregisters the sender.
+ * and moves the reservation to it, keeping type and scope; UNREG also unregisters the sender. With shared
+ * reservations the destination port may be one of another gateway (the ports each gateway advertised).
  * <pre>
  *  0..7  RESERVATION KEY      8..15 SERVICE ACTION RESERVATION KEY   17 UNREG(1) APTPL(0)
  * 18..19 RELATIVE TARGET PORT IDENTIFIER   20..23 TRANSPORTID PARAMETER DATA LENGTH   24.. TransportID
@@ -48,14 +50,15 @@ final class RegisterAndMove {
         return PersistentReserveOut.run(cmd, s -> move(s, cmd, key, saKey, dest, destPort, rtpi, unreg, aptpl));
     }
 
-    /** The name of the port of this target with relative port identifier {@code rtpi}, or null. */
+    /** A port of this target here, or (shared reservations) one another gateway advertised; null if none. */
     private static String portName(Command cmd, int rtpi) {
         for (TargetPort p : cmd.targetPort().target().ports()) {
             if (p.relativePortId() == rtpi) {
                 return p.portName();
             }
         }
-        return null;
+        SharedReservations sh = cmd.device().reservations().shared();
+        return sh == null ? null : sh.portName(rtpi);
     }
 
     private static PrChange move(PrState s, Command cmd, long key, long saKey, String dest, String destPort,

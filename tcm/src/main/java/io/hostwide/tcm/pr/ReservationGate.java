@@ -39,6 +39,9 @@ public final class ReservationGate implements CommandGate {
         if (s.quiet()) {
             return PASS;
         }
+        if (s.untrusted()) {
+            return untrusted(cmd);
+        }
         ItNexus me = cmd.nexus();
         if (s.spc2Holder() != null && !s.spc2Holder().matches(me) && !spc2Allowed(cmd)) {
             return conflict(cmd);
@@ -47,6 +50,19 @@ public final class ReservationGate implements CommandGate {
             return conflict(cmd);
         }
         return PASS;
+    }
+
+    /**
+     * A shared state this gateway cannot trust (store unreachable, watch broken): BUSY for every command the
+     * check would judge (see {@link io.hostwide.tcm.lu.SharedReservations} for why BUSY); commands that never
+     * conflict pass, and PR OUT / RESERVE / RELEASE go on to their handlers, which re-read the store.
+     */
+    private static int untrusted(Command cmd) {
+        if (cmd.descriptor().reservation() == ReservationRule.ALWAYS_ALLOWED || special(cmd.opcode())) {
+            return PASS;
+        }
+        cmd.fail(SenseReason.BUSY);
+        return FAIL;
     }
 
     private static boolean special(int op) {
