@@ -267,6 +267,34 @@ class SharedReservationTest {
         }
     }
 
+    /**
+     * SPC-4 §5.13.11.4.4 across gateways: PREEMPT AND ABORT on B aborts the preempted nexus's tasks on A, and B
+     * returns GOOD only after A's aborts completed (A acknowledges the notify once they are gone).
+     */
+    @Test
+    void preemptAndAbortAbortsOnTheOtherGatewayBeforeItReturns() throws Exception {
+        try (Gateway ga = new Gateway(cluster, "A", 1); Gateway gb = new Gateway(cluster, "B", 2)) {
+            Gateway.Path a = ga.open(I1);
+            Gateway.Path b = gb.open(I2);
+            a.register(0, K1);
+            a.reserve(K1, PrType.EXCLUSIVE_ACCESS);
+            b.register(0, K2);
+            List<Object> aborted = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.concurrent.atomic.AtomicBoolean abortsDone = new java.util.concurrent.atomic.AtomicBoolean();
+            ga.device.reservations().remoteAborter((nexuses, then) -> {
+                aborted.addAll(nexuses);
+                Thread.ofPlatform().start(() -> { // completes later, on another thread, like a real abort
+                    abortsDone.set(true);
+                    then.run();
+                });
+            });
+            assertThat(b.prout(5, PrType.EXCLUSIVE_ACCESS, K2, K1, 0).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(abortsDone).as("A's aborts finished before B's PREEMPT AND ABORT completed").isTrue();
+            assertThat(aborted).containsExactly(a.session());
+            assertThat(a.drainUnitAttentions()).containsExactly(Asc.REGISTRATIONS_PREEMPTED);
+        }
+    }
+
     private static List<Long> keys(Gateway.Path p) {
         byte[] d = Nexus.ok(p.prin(0)).data();
         List<Long> k = new ArrayList<>();
