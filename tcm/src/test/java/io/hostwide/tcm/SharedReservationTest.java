@@ -295,6 +295,28 @@ class SharedReservationTest {
         }
     }
 
+    /**
+     * EXTENDED COPY checks its copy targets' reservations itself (SPC-4 §6.4); a copy target whose shared state
+     * cannot be trusted is BUSY like any other command the check judges, not RESERVATION CONFLICT.
+     */
+    @Test
+    void extendedCopyFromAnUntrustedCopyTargetIsBusy() throws Exception {
+        try (Gateway ga = new Gateway(cluster, "A", 1)) {
+            io.hostwide.tcm.lu.Device local = ga.core.addDevice("local1",
+                    new io.hostwide.tcm.backstore.RamBackstore(Harness.BLOCKS * Harness.BLOCK, Harness.BLOCK),
+                    new io.hostwide.tcm.lu.DeviceAttributes());
+            ga.port.addLun(1, local);
+            Gateway.Path a = ga.open(I1);
+            byte[] p = ExtendedCopyTest.list(1, 0, new long[] {ga.device.naa(), local.naa()}, new int[][] {{0, 1, 1, 0, 10}});
+            java.util.function.Supplier<TestFabric.Result> xcopy = () -> ga.fabric.run(a.session(),
+                    io.hostwide.scsi.spec.LunAddress.encode(1), ExtendedCopyTest.xcopyCdb(p.length), p.length,
+                    io.hostwide.tcm.spi.TargetCommand.DIR_WRITE, p);
+            assertThat(xcopy.get().status()).isEqualTo(ScsiStatus.GOOD);
+            cluster.partition("A");
+            assertThat(xcopy.get().status()).isEqualTo(ScsiStatus.BUSY);
+        }
+    }
+
     private static List<Long> keys(Gateway.Path p) {
         byte[] d = Nexus.ok(p.prin(0)).data();
         List<Long> k = new ArrayList<>();
