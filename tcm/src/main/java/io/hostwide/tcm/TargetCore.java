@@ -87,7 +87,11 @@ public final class TargetCore implements AutoCloseable {
 
     /** Creates a direct-access block device over {@code backstore}. */
     public Device addDevice(String name, Backstore backstore, DeviceAttributes attributes) {
-        return registry.addDevice(name, backstore, attributes);
+        Device d = registry.addDevice(name, backstore, attributes);
+        // another gateway's PREEMPT AND ABORT (shared reservations) aborts the preempted nexuses' tasks here
+        d.reservations().remoteAborter((nexuses, then) -> pipeline.aborts().abort(null,
+                c -> c.device() == d && nexuses.contains(c.session()), null, null, then, () -> { }));
+        return d;
     }
 
     public Device device(String name) { return registry.device(name); }

@@ -49,6 +49,24 @@ class AptplTest {
         public void close() { core.close(); }
     }
 
+    /**
+     * Regression: an all-registrants reservation has no holder, and writing its APTPL file looked the null holder
+     * up in the state's immutable registration list, which throws NullPointerException instead of returning -1.
+     */
+    @Test
+    void allRegistrantsReservationSurvivesARestart(@TempDir Path dir) throws Exception {
+        try (Core c = new Core(dir)) {
+            assertThat(c.out(Nexus.proutCdb(6, 0, 24), Nexus.basic(0, 0xFEED, 0x01)).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(c.out(Nexus.proutCdb(1, 7, 24), Nexus.basic(0xFEED, 0, 0)).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(Files.readString(dir.resolve("aptpl_serial1"))).contains("reservation 7 -1");
+        }
+        try (Core c = new Core(dir)) {
+            byte[] d = c.in(Nexus.prinCdb(1, 8192)).data();
+            assertThat(BigEndian.u32(d, 4)).as("a reservation is reported").isEqualTo(16);
+            assertThat(d[21] & 0x0F).isEqualTo(7);
+        }
+    }
+
     @Test
     void registrationAndReservationSurviveARestart(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("aptpl_serial1");

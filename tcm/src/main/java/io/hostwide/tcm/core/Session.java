@@ -262,6 +262,9 @@ public final class Session implements ItNexus, AutoCloseable {
             closed = true;
             for (SessionLun l : luns.luns) {
                 if (l != null) {
+                    // I_T nexus loss releases its SPC-2 reservation (SPC-2 §5.5.1); kept by name, it must be
+                    // released explicitly (no round trip unless this nexus holds it)
+                    l.device().reservations().releaseSpc2(this);
                     l.device().detach(l);
                 }
             }

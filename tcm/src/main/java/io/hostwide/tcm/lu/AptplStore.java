@@ -35,7 +35,9 @@ final class AptplStore {
         sb.append("generation ").append(Integer.toUnsignedString(s.generation())).append('\n');
         List<Registration> regs = s.registrations();
         if (s.reserved()) {
-            sb.append("reservation ").append(s.type()).append(' ').append(regs.indexOf(s.holder())).append('\n');
+            // all registrants: no holder, -1 (never indexOf(null): the state's immutable list throws on it)
+            int holder = s.holder() == null ? -1 : regs.indexOf(s.holder());
+            sb.append("reservation ").append(s.type()).append(' ').append(holder).append('\n');
         }
         for (Registration r : regs) {
             sb.append("registration ").append(Long.toHexString(r.key())).append(' ').append(r.allTargetPorts() ? 1 : 0)

@@ -229,6 +229,7 @@ public final class Device implements AutoCloseable {
     /** Closes the backstore (the core has drained the commands that were using it). */
     @Override
     public void close() throws IOException {
+        reservations.close();
         backstore.close();
     }
 

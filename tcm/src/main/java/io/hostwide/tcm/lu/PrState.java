@@ -10,13 +10,20 @@ import java.util.List;
  * @param registrations in registration order
  * @param type          persistent reservation type ({@link PrType}), 0 when none
  * @param holder        the holding registration of a non all-registrants reservation, else null
- * @param spc2Holder    the I_T nexus holding an SPC-2 RESERVE, or null
+ * @param spc2Holder    the I_T nexus holding an SPC-2 RESERVE, by name, or null
  * @param aptpl         activate persist through power loss (SPC-4 §5.13.5), the last APTPL bit received
  */
 public record PrState(int generation, List<Registration> registrations, int type, Registration holder,
-                      ItNexus spc2Holder, boolean aptpl) {
+                      Spc2Holder spc2Holder, boolean aptpl) {
 
     public static final PrState EMPTY = new PrState(0, List.of(), 0, null, null, false);
+
+    /**
+     * What a gateway caches while it cannot trust its copy of a shared state (store unreachable, watch broken):
+     * never {@link #quiet()}, so the gate's fast path stays one volatile read and a reference compare tells it
+     * apart. Never stored or serialised.
+     */
+    public static final PrState UNTRUSTED = new PrState(0, List.of(), 0, null, new Spc2Holder("", ""), false);
 
     public PrState {
         registrations = List.copyOf(registrations);
@@ -24,6 +31,16 @@ public record PrState(int generation, List<Registration> registrations, int type
 
     /** Nothing can conflict: the gate's fast path. */
     public boolean quiet() { return type == 0 && spc2Holder == null; }
+
+    public boolean untrusted() { return this == UNTRUSTED; }
+
+    /** A copy with another SPC-2 holder. */
+    public PrState withSpc2Holder(Spc2Holder h) {
+        return new PrState(generation, registrations, type, holder, h, aptpl);
+    }
+
+    /** Whether I_T nexus {@code s} holds the SPC-2 reservation. */
+    public boolean isSpc2Holder(ItNexus s) { return spc2Holder != null && spc2Holder.matches(s); }
 
     public boolean reserved() { return type != 0; }
 
@@ -47,11 +64,6 @@ public record PrState(int generation, List<Registration> registrations, int type
 
     public boolean isHolder(ItNexus s) { return type != 0 && isHolder(registrationOf(s)); }
 
-    /** The SPC-2 holder unless its I_T nexus is gone (nexus loss releases the reservation, SPC-2 §5.5.1). */
-    public ItNexus liveSpc2Holder() {
-        return spc2Holder == null || spc2Holder.closed() ? null : spc2Holder;
-    }
-
     /**
      * SPC-4 §5.13.1 Table 63 for an I_T nexus that does not hold the persistent reservation: whether a command that
      * reads ({@code write} false) or changes the medium passes, given whether the nexus is registered.
@@ -74,8 +86,7 @@ public record PrState(int generation, List<Registration> registrations, int type
         if (quiet()) {
             return true;
         }
-        ItNexus spc2 = liveSpc2Holder();
-        if (spc2 != null && spc2 != me) {
+        if (spc2Holder != null && !spc2Holder.matches(me)) {
             return false;
         }
         return !reserved() || isHolder(me) || tableAllows(write, registrationOf(me) != null);

@@ -42,6 +42,18 @@ public final class ScsiTarget {
         return p;
     }
 
+    /**
+     * Advances the next relative target port identifier to at least {@code first}: a gateway sharing an LU with
+     * others numbers its ports apart from theirs, since every port of one SCSI target device has its own
+     * identifier (SPC-4 §3.1.120), whichever process serves it.
+     */
+    public synchronized void firstRelativePortId(int first) {
+        if (first < 1 || first > 0xFFFF) {
+            throw new IllegalArgumentException("relative target port identifier out of range: " + first);
+        }
+        nextRelativePortId = Math.max(nextRelativePortId, first);
+    }
+
     public TargetPort port(int tag) {
         for (TargetPort p : ports) {
             if (p.tag() == tag) {

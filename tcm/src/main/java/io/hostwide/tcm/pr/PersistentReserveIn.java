@@ -6,6 +6,7 @@ import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.lu.PrState;
 import io.hostwide.tcm.lu.PrType;
 import io.hostwide.tcm.lu.Registration;
+import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.List;
 
@@ -22,7 +23,10 @@ public final class PersistentReserveIn {
     static final int CAPABILITIES_BYTE3 = 0x80 | 0x10;
 
     public static int execute(Command cmd) {
-        PrState s = cmd.device().reservations().state();
+        PrState s = cmd.device().reservations().stateForRead();
+        if (s == null) {
+            return cmd.fail(SenseReason.BUSY); // shared state unreachable: see SharedReservations
+        }
         return switch (cmd.cdb()[1] & 0x1F) {
             case ServiceAction.PRIN_READ_KEYS -> readKeys(cmd, s);
             case ServiceAction.PRIN_READ_RESERVATION -> readReservation(cmd, s);

@@ -7,22 +7,25 @@ import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.PersistentReservations;
+import io.hostwide.tcm.lu.PrChange;
+import io.hostwide.tcm.lu.PrNotice;
 import io.hostwide.tcm.lu.PrState;
 import io.hostwide.tcm.lu.PrType;
 import io.hostwide.tcm.lu.Registration;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.function.Function;
+import java.util.function.IntSupplier;
 
 /**
  * PERSISTENT RESERVE OUT (SPC-4 §6.16, §5.13). The basic parameter list (SPC-4 Table 173) is 24 bytes: RESERVATION
  * KEY (0..7), SERVICE ACTION RESERVATION KEY (8..15), byte 20 SPEC_I_PT(3) ALL_TG_PT(2) APTPL(0). SPEC_I_PT is not
  * supported (REPORT CAPABILITIES SIP_C = 0) and is rejected as SPC-4 §6.16.3 asks; ALL_TG_PT is (ATP_C = 1).
  * REGISTER AND MOVE has its own list ({@link RegisterAndMove}). Each service action validates first, then builds
- * the next {@link PrState} under the LU's monitor and publishes it; a rejected command changes nothing.
+ * a function from the current {@link PrState} to a {@link PrChange}, which the LU's reservations commit (on a
+ * shared store: again from the winner's state after a lost race); a rejected command changes nothing.
  */
 public final class PersistentReserveOut {
     private PersistentReserveOut() {}
@@ -62,19 +65,16 @@ public final class PersistentReserveOut {
             }
         }
         Request r = new Request(cmd, cmd.outS64(0), cmd.outS64(8), flags, cdb[2] & 0xF);
-        PersistentReservations pr = cmd.device().reservations();
-        synchronized (pr) {
-            return switch (sa) {
-                case ServiceAction.PROUT_REGISTER -> register(pr, r, false);
-                case ServiceAction.PROUT_REGISTER_AND_IGNORE_EXISTING_KEY -> register(pr, r, true);
-                case ServiceAction.PROUT_RESERVE -> reserve(pr, r);
-                case ServiceAction.PROUT_RELEASE -> release(pr, r);
-                case ServiceAction.PROUT_CLEAR -> clear(pr, r);
-                case ServiceAction.PROUT_PREEMPT -> Preempt.execute(pr, r, false);
-                case ServiceAction.PROUT_PREEMPT_AND_ABORT -> Preempt.execute(pr, r, true);
-                default -> cmd.failCdbField(1, 4);
-            };
-        }
+        return switch (sa) {
+            case ServiceAction.PROUT_REGISTER -> run(cmd, s -> register(s, r, false));
+            case ServiceAction.PROUT_REGISTER_AND_IGNORE_EXISTING_KEY -> run(cmd, s -> register(s, r, true));
+            case ServiceAction.PROUT_RESERVE -> run(cmd, s -> reserve(s, r));
+            case ServiceAction.PROUT_RELEASE -> run(cmd, s -> release(s, r));
+            case ServiceAction.PROUT_CLEAR -> run(cmd, s -> clear(s, r));
+            case ServiceAction.PROUT_PREEMPT -> Preempt.execute(r, false);
+            case ServiceAction.PROUT_PREEMPT_AND_ABORT -> Preempt.execute(r, true);
+            default -> cmd.failCdbField(1, 4);
+        };
     }
 
     private static boolean needsType(int sa) {
@@ -91,33 +91,55 @@ public final class PersistentReserveOut {
         boolean allTargetPorts() { return (flags & ALL_TG_PT) != 0; }
     }
 
+    static final IntSupplier GOOD = () -> CommandDescriptor.DONE;
+
+    static PrChange fail(Command cmd, SenseReason reason) { return PrChange.none(() -> cmd.fail(reason)); }
+
+    /**
+     * Runs writer {@code decide} through the LU's reservations (again on a fresh state after a lost race on a
+     * shared store) and answers the command: the writer's finish, INSUFFICIENT REGISTRATION RESOURCES when the
+     * APTPL file could not be written (nothing changed), BUSY when the shared store could not be reached.
+     */
+    static PersistentReservations.Result change(Command cmd, Function<PrState, PrChange> decide) {
+        return cmd.device().reservations().change(decide);
+    }
+
+    static int answer(Command cmd, PersistentReservations.Result r) {
+        return switch (r.status()) {
+            case COMMITTED, UNCHANGED -> r.decided().finish().getAsInt();
+            case PERSIST_FAILED -> cmd.fail(SenseReason.INSUFFICIENT_REGISTRATION_RESOURCES);
+            case UNAVAILABLE -> cmd.fail(SenseReason.BUSY);
+        };
+    }
+
+    static int run(Command cmd, Function<PrState, PrChange> decide) { return answer(cmd, change(cmd, decide)); }
+
     /** REGISTER / REGISTER AND IGNORE EXISTING KEY (SPC-4 §5.13.7). */
-    private static int register(PersistentReservations pr, Request r, boolean ignoreKey) {
-        PrState s = pr.state();
+    private static PrChange register(PrState s, Request r, boolean ignoreKey) {
         Command cmd = r.cmd();
         Registration mine = s.registrationOf(r.session());
         if (mine == null) {
             if (!ignoreKey && r.key() != 0) {
-                return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+                return fail(cmd, SenseReason.RESERVATION_CONFLICT);
             }
             if (r.saKey() == 0) {
-                return CommandDescriptor.DONE; // nothing to register, nothing changes
+                return PrChange.none(GOOD); // nothing to register, nothing changes
             }
             List<Registration> regs = new ArrayList<>(s.registrations());
             regs.add(Registration.of(r.session(), r.saKey(), r.allTargetPorts()));
-            return commit(pr, cmd, new PrState(s.generation() + 1, regs, s.type(), s.holder(), s.spc2Holder(), r.aptpl()));
+            return PrChange.to(new PrState(s.generation() + 1, regs, s.type(), s.holder(), s.spc2Holder(), r.aptpl()), GOOD);
         }
         if (!ignoreKey && r.key() != mine.key()) {
-            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            return fail(cmd, SenseReason.RESERVATION_CONFLICT);
         }
         if (r.saKey() != 0) {
             List<Registration> regs = new ArrayList<>(s.registrations());
             Registration changed = mine.withKey(r.saKey());
             regs.set(regs.indexOf(mine), changed);
             Registration holder = mine.equals(s.holder()) ? changed : s.holder();
-            return commit(pr, cmd, new PrState(s.generation() + 1, regs, s.type(), holder, s.spc2Holder(), r.aptpl()));
+            return PrChange.to(new PrState(s.generation() + 1, regs, s.type(), holder, s.spc2Holder(), r.aptpl()), GOOD);
         }
-        return unregister(pr, r, s, mine);
+        return unregister(r, s, mine);
     }
 
     /**
@@ -126,7 +148,7 @@ public final class PersistentReserveOut {
      * goes with its last registrant, silently. Nobody else hears anything (tgt's stray 2Ah/04h is the bug
      * libiscsi ProutReserve.Ownership* catches).
      */
-    private static int unregister(PersistentReservations pr, Request r, PrState s, Registration mine) {
+    private static PrChange unregister(Request r, PrState s, Registration mine) {
         List<Registration> regs = new ArrayList<>(s.registrations());
         regs.remove(mine);
         int type = s.type();
@@ -142,85 +164,60 @@ public final class PersistentReserveOut {
             holder = null;
         }
         PrState next = new PrState(s.generation() + 1, regs, type, holder, s.spc2Holder(), r.aptpl());
-        if (commit(pr, r.cmd(), next) != CommandDescriptor.DONE || r.cmd().failed()) {
-            return CommandDescriptor.DONE;
-        }
-        if (releasedRo) {
-            ItNexus me = r.session();
-            pr.unitAttention(x -> x != me && next.registrationOf(x) != null, Asc.RESERVATIONS_RELEASED);
-        }
-        return CommandDescriptor.DONE;
+        return releasedRo
+                ? PrChange.to(next, GOOD, PrNotice.of(Asc.RESERVATIONS_RELEASED, regs, List.of(), r.session(), false))
+                : PrChange.to(next, GOOD);
     }
 
     /** RESERVE (SPC-4 §5.13.9). */
-    private static int reserve(PersistentReservations pr, Request r) {
-        PrState s = pr.state();
+    private static PrChange reserve(PrState s, Request r) {
         Command cmd = r.cmd();
         Registration mine = s.registrationOf(r.session());
         if (mine == null || mine.key() != r.key()) {
-            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            return fail(cmd, SenseReason.RESERVATION_CONFLICT);
         }
-        if (s.spc2Holder() != null && s.spc2Holder() != r.session()) {
-            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+        if (s.spc2Holder() != null && !s.isSpc2Holder(r.session())) {
+            return fail(cmd, SenseReason.RESERVATION_CONFLICT);
         }
         if (s.reserved()) {
             // the holder asking again for the same type is GOOD; anything else conflicts
-            return s.isHolder(mine) && s.type() == r.type() ? CommandDescriptor.DONE
-                    : cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            return s.isHolder(mine) && s.type() == r.type() ? PrChange.none(GOOD)
+                    : fail(cmd, SenseReason.RESERVATION_CONFLICT);
         }
         Registration holder = PrType.allRegistrants(r.type()) ? null : mine;
-        return commit(pr, cmd, new PrState(s.generation(), s.registrations(), r.type(), holder, s.spc2Holder(), s.aptpl()));
+        return PrChange.to(new PrState(s.generation(), s.registrations(), r.type(), holder, s.spc2Holder(), s.aptpl()), GOOD);
     }
 
     /** RELEASE (SPC-4 §5.13.11.2.2). */
-    private static int release(PersistentReservations pr, Request r) {
-        PrState s = pr.state();
+    private static PrChange release(PrState s, Request r) {
         Command cmd = r.cmd();
         Registration mine = s.registrationOf(r.session());
         if (mine == null || mine.key() != r.key()) {
-            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            return fail(cmd, SenseReason.RESERVATION_CONFLICT);
         }
         if (!s.reserved() || !s.isHolder(mine)) {
-            return CommandDescriptor.DONE; // no reservation, or not the holder: GOOD, no effect
+            return PrChange.none(GOOD); // no reservation, or not the holder: GOOD, no effect
         }
         if (s.type() != r.type()) {
-            return cmd.fail(SenseReason.INVALID_RELEASE_OF_PERSISTENT_RESERVATION);
+            return fail(cmd, SenseReason.INVALID_RELEASE_OF_PERSISTENT_RESERVATION);
         }
         int released = s.type();
         PrState next = new PrState(s.generation(), s.registrations(), 0, null, s.spc2Holder(), s.aptpl());
-        commit(pr, cmd, next);
-        if (!cmd.failed() && (PrType.registrantsOnly(released) || PrType.allRegistrants(released))) {
-            ItNexus me = r.session();
-            pr.unitAttention(x -> x != me && next.registrationOf(x) != null, Asc.RESERVATIONS_RELEASED);
+        if (PrType.registrantsOnly(released) || PrType.allRegistrants(released)) {
+            return PrChange.to(next, GOOD,
+                    PrNotice.of(Asc.RESERVATIONS_RELEASED, next.registrations(), List.of(), r.session(), false));
         }
-        return CommandDescriptor.DONE;
+        return PrChange.to(next, GOOD);
     }
 
     /** CLEAR (SPC-4 §5.13.11.2.6): every registration and the reservation go; the others hear RESERVATIONS PREEMPTED. */
-    private static int clear(PersistentReservations pr, Request r) {
-        PrState s = pr.state();
+    private static PrChange clear(PrState s, Request r) {
         Command cmd = r.cmd();
         Registration mine = s.registrationOf(r.session());
         if (mine == null || mine.key() != r.key()) {
-            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            return fail(cmd, SenseReason.RESERVATION_CONFLICT);
         }
-        Set<ItNexus> told = new HashSet<>();
-        for (Registration x : s.registrations()) {
-            told.addAll(pr.nexusesOf(x));
-        }
-        told.remove(r.session());
-        commit(pr, cmd, new PrState(s.generation() + 1, List.of(), 0, null, s.spc2Holder(), s.aptpl()));
-        if (!cmd.failed()) {
-            pr.unitAttention(told::contains, Asc.RESERVATIONS_PREEMPTED);
-        }
-        return CommandDescriptor.DONE;
-    }
-
-    /** Publishes the next state; a failed APTPL write fails the command and leaves the old state. */
-    static int commit(PersistentReservations pr, Command cmd, PrState next) {
-        if (!pr.publish(next)) {
-            return cmd.fail(SenseReason.INSUFFICIENT_REGISTRATION_RESOURCES);
-        }
-        return CommandDescriptor.DONE;
+        return PrChange.to(new PrState(s.generation() + 1, List.of(), 0, null, s.spc2Holder(), s.aptpl()), GOOD,
+                PrNotice.of(Asc.RESERVATIONS_PREEMPTED, s.registrations(), List.of(), r.session(), false));
     }
 }

@@ -5,6 +5,8 @@ import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.PersistentReservations;
+import io.hostwide.tcm.lu.PrChange;
+import io.hostwide.tcm.lu.PrNotice;
 import io.hostwide.tcm.lu.PrState;
 import io.hostwide.tcm.lu.PrType;
 import io.hostwide.tcm.lu.Registration;
@@ -13,7 +15,6 @@ import io.hostwide.tcm.spi.SenseReason;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * PREEMPT and PREEMPT AND ABORT (SPC-4 §5.13.11.4). The SERVICE ACTION RESERVATION KEY names the registrations to
@@ -28,27 +29,37 @@ import java.util.Set;
  *       another key: remove registrations (none → RESERVATION CONFLICT).</li>
  * </ul>
  * Every removed nexus (but the sender) gets REGISTRATIONS PREEMPTED. PREEMPT AND ABORT then aborts the preempted
- * nexuses' commands on this LU through the task manager and completes only after they are gone.
+ * nexuses' commands on this LU through the task manager and completes only after they are gone (on other
+ * gateways, before their watch acknowledges the notify).
  */
 final class Preempt {
     private Preempt() {}
 
-    static int execute(PersistentReservations pr, PersistentReserveOut.Request r, boolean abort) {
-        PrState s = pr.state();
+    static int execute(PersistentReserveOut.Request r, boolean abort) {
+        Command cmd = r.cmd();
+        PersistentReservations.Result res = PersistentReserveOut.change(cmd, s -> decide(s, r, abort));
+        if (res.status() != PersistentReservations.Status.COMMITTED || !abort || res.toAbort().isEmpty()) {
+            return PersistentReserveOut.answer(cmd, res);
+        }
+        cmd.abortTasksOf(new HashSet<>(res.toAbort()), cmd::complete);
+        return CommandDescriptor.ASYNC;
+    }
+
+    private static PrChange decide(PrState s, PersistentReserveOut.Request r, boolean abort) {
         Command cmd = r.cmd();
         ItNexus me = r.session();
         Registration mine = s.registrationOf(me);
         if (mine == null || mine.key() != r.key()) {
-            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            return PersistentReserveOut.fail(cmd, SenseReason.RESERVATION_CONFLICT);
         }
         boolean allReg = s.reserved() && PrType.allRegistrants(s.type());
         if (r.saKey() == 0 && !allReg) {
-            return cmd.failParameterField(8, 7);
+            return PrChange.none(() -> cmd.failParameterField(8, 7));
         }
         List<Registration> kept = new ArrayList<>();
         List<Registration> removed = new ArrayList<>();
         for (Registration x : s.registrations()) {
-            boolean drop = x != mine && (allReg && r.saKey() == 0 || x.key() == r.saKey());
+            boolean drop = !x.equals(mine) && (allReg && r.saKey() == 0 || x.key() == r.saKey());
             (drop ? removed : kept).add(x);
         }
         int type = s.type();
@@ -59,30 +70,20 @@ final class Preempt {
             type = r.type();
             holder = PrType.allRegistrants(type) ? null : mine;
         } else if (removed.isEmpty()) {
-            return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            return PersistentReserveOut.fail(cmd, SenseReason.RESERVATION_CONFLICT);
         }
         if (holder != null && !kept.contains(holder)) {
             holder = null; // cannot happen for a preempting holder; keeps the state consistent
             type = 0;
         }
-        Set<ItNexus> preempted = new HashSet<>();
-        for (Registration x : removed) {
-            preempted.addAll(pr.nexusesOf(x));
-        }
-        preempted.remove(me);
         PrState next = new PrState(s.generation() + 1, kept, type, holder, s.spc2Holder(), s.aptpl());
-        if (PersistentReserveOut.commit(pr, cmd, next) != CommandDescriptor.DONE || cmd.failed()) {
-            return CommandDescriptor.DONE;
-        }
-        pr.unitAttention(preempted::contains, Asc.REGISTRATIONS_PREEMPTED);
+        // every removed nexus but the sender hears REGISTRATIONS PREEMPTED (and, with abort, loses its tasks,
+        // on whichever gateway it is); a changed type tells the registrants that stay RESERVATIONS RELEASED
+        PrNotice preempted = PrNotice.of(Asc.REGISTRATIONS_PREEMPTED, removed, List.of(), me, abort);
         if (typeChanged) {
-            pr.unitAttention(x -> x != me && !preempted.contains(x) && next.registrationOf(x) != null,
-                    Asc.RESERVATIONS_RELEASED);
+            return PrChange.to(next, PersistentReserveOut.GOOD, preempted,
+                    PrNotice.of(Asc.RESERVATIONS_RELEASED, kept, removed, me, false));
         }
-        if (!abort || preempted.isEmpty()) {
-            return CommandDescriptor.DONE;
-        }
-        cmd.abortTasksOf(preempted, cmd::complete);
-        return CommandDescriptor.ASYNC;
+        return PrChange.to(next, PersistentReserveOut.GOOD, preempted);
     }
 }

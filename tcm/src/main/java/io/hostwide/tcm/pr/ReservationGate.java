@@ -39,15 +39,35 @@ public final class ReservationGate implements CommandGate {
         if (s.quiet()) {
             return PASS;
         }
+        if (s.untrusted()) {
+            return untrusted(cmd);
+        }
         ItNexus me = cmd.nexus();
-        ItNexus spc2 = s.liveSpc2Holder();
-        if (spc2 != null && spc2 != me && !spc2Allowed(cmd)) {
+        if (s.spc2Holder() != null && !s.spc2Holder().matches(me) && !spc2Allowed(cmd)) {
             return conflict(cmd);
         }
         if (s.reserved() && !persistentAllowed(s, cmd, me)) {
             return conflict(cmd);
         }
         return PASS;
+    }
+
+    /**
+     * A shared state this gateway cannot trust (store unreachable, watch broken): BUSY for every command the
+     * check would judge (see {@link io.hostwide.tcm.lu.SharedReservations} for why BUSY); commands that never
+     * conflict pass, and PR OUT / RESERVE / RELEASE go on to their handlers, which re-read the store.
+     */
+    private static int untrusted(Command cmd) {
+        if (cmd.descriptor().reservation() == ReservationRule.ALWAYS_ALLOWED || special(cmd.opcode())) {
+            return PASS;
+        }
+        cmd.fail(SenseReason.BUSY);
+        return FAIL;
+    }
+
+    private static boolean special(int op) {
+        return op == ScsiOpcode.PERSISTENT_RESERVE_OUT || op == ScsiOpcode.RESERVE_6 || op == ScsiOpcode.RESERVE_10
+                || op == ScsiOpcode.RELEASE_6 || op == ScsiOpcode.RELEASE_10;
     }
 
     private static int conflict(Command cmd) {
@@ -67,8 +87,7 @@ public final class ReservationGate implements CommandGate {
             return true;
         }
         int op = cmd.opcode();
-        if (op == ScsiOpcode.PERSISTENT_RESERVE_OUT || op == ScsiOpcode.RESERVE_6 || op == ScsiOpcode.RESERVE_10
-                || op == ScsiOpcode.RELEASE_6 || op == ScsiOpcode.RELEASE_10) {
+        if (special(op)) {
             return true;
         }
         Registration mine = s.registrationOf(me);

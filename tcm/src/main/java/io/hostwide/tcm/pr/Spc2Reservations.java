@@ -1,10 +1,9 @@
 package io.hostwide.tcm.pr;
 
 import io.hostwide.tcm.dispatch.Command;
-import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.ItNexus;
-import io.hostwide.tcm.lu.PersistentReservations;
-import io.hostwide.tcm.lu.PrState;
+import io.hostwide.tcm.lu.PrChange;
+import io.hostwide.tcm.lu.Spc2Holder;
 import io.hostwide.tcm.spi.SenseReason;
 
 /**
@@ -14,41 +13,36 @@ import io.hostwide.tcm.spi.SenseReason;
  * complete GOOD with no effect; from anyone else they get RESERVATION CONFLICT. Without registrations:
  * RESERVE by another nexus than the holder conflicts, re-RESERVE by the holder is GOOD, RELEASE by a non-holder
  * is GOOD and changes nothing. Third-party and extent reservations are not supported (reserved bits).
- * Released by LU reset, target reset, I_T nexus reset and I_T nexus loss.
+ * Released by LU reset, target reset, I_T nexus reset and I_T nexus loss. The holder is kept by name
+ * ({@link Spc2Holder}), so gateways sharing the state see it.
  */
 public final class Spc2Reservations {
     private Spc2Reservations() {}
 
     public static int reserve(Command cmd) {
-        PersistentReservations pr = cmd.device().reservations();
         ItNexus me = cmd.nexus();
-        synchronized (pr) {
-            PrState s = pr.state();
+        return PersistentReserveOut.run(cmd, s -> {
             if (!s.registrations().isEmpty()) {
-                return s.isHolder(me) ? CommandDescriptor.DONE : cmd.fail(SenseReason.RESERVATION_CONFLICT);
+                return s.isHolder(me) ? PrChange.none(PersistentReserveOut.GOOD)
+                        : PersistentReserveOut.fail(cmd, SenseReason.RESERVATION_CONFLICT);
             }
-            ItNexus holder = s.liveSpc2Holder();
-            if (holder != null && holder != me) {
-                return cmd.fail(SenseReason.RESERVATION_CONFLICT);
+            if (s.spc2Holder() == null) {
+                return PrChange.to(s.withSpc2Holder(Spc2Holder.of(me)), PersistentReserveOut.GOOD);
             }
-            pr.publish(new PrState(s.generation(), s.registrations(), s.type(), s.holder(), me, s.aptpl()));
-            return CommandDescriptor.DONE;
-        }
+            return s.isSpc2Holder(me) ? PrChange.none(PersistentReserveOut.GOOD)
+                    : PersistentReserveOut.fail(cmd, SenseReason.RESERVATION_CONFLICT);
+        });
     }
 
     public static int release(Command cmd) {
-        PersistentReservations pr = cmd.device().reservations();
         ItNexus me = cmd.nexus();
-        synchronized (pr) {
-            PrState s = pr.state();
+        return PersistentReserveOut.run(cmd, s -> {
             if (!s.registrations().isEmpty()) {
-                return s.isHolder(me) ? CommandDescriptor.DONE : cmd.fail(SenseReason.RESERVATION_CONFLICT);
+                return s.isHolder(me) ? PrChange.none(PersistentReserveOut.GOOD)
+                        : PersistentReserveOut.fail(cmd, SenseReason.RESERVATION_CONFLICT);
             }
-            ItNexus holder = s.liveSpc2Holder();
-            if (holder == me || (holder == null && s.spc2Holder() != null)) {
-                pr.publish(new PrState(s.generation(), s.registrations(), s.type(), s.holder(), null, s.aptpl()));
-            }
-            return CommandDescriptor.DONE;
-        }
+            return s.isSpc2Holder(me) ? PrChange.to(s.withSpc2Holder(null), PersistentReserveOut.GOOD)
+                    : PrChange.none(PersistentReserveOut.GOOD);
+        });
     }
 }

@@ -6,6 +6,7 @@ import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.CopyResults;
 import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.PrState;
 import io.hostwide.tcm.lu.SessionLun;
 import io.hostwide.tcm.spi.Sense;
 import io.hostwide.tcm.spi.SenseReason;
@@ -183,8 +184,12 @@ public final class ExtendedCopy {
             if (devs[di].writeProtected() || readOnlyFor(cmd, devs[di])) {
                 return SenseReason.WRITE_PROTECTED;
             }
-            if (!devs[si].reservations().state().allows(cmd.nexus(), false)
-                    || !devs[di].reservations().state().allows(cmd.nexus(), true)) {
+            PrState srcRes = devs[si].reservations().state();
+            PrState dstRes = devs[di].reservations().state();
+            if (srcRes.untrusted() || dstRes.untrusted()) {
+                return SenseReason.BUSY; // a copy target's shared reservations cannot be checked now (SharedReservations)
+            }
+            if (!srcRes.allows(cmd.nexus(), false) || !dstRes.allows(cmd.nexus(), true)) {
                 return SenseReason.RESERVATION_CONFLICT; // a copy target reserved by another I_T nexus
             }
             plan[s] = new Segment(devs[si], devs[di], srcLba, dstLba, blocks);
