@@ -89,14 +89,32 @@ final class IscsiConnection {
         ch.send(pdu);
     }
 
+    /** {@link PduChannel#beginHot}: where the next hot frame's BHS goes; only under {@link #lockSend()}. */
+    int beginHotLocked(int dataLength) throws IOException {
+        return ch.beginHot(dataLength);
+    }
+
     /** {@link PduChannel#sendBuffer()}; only under {@link #lockSend()}. */
     ByteBuffer sendBufferLocked() {
         return ch.sendBuffer();
     }
 
     /** {@link PduChannel#sendHot}; only under {@link #lockSend()}. */
-    void sendHotLocked(ByteBuffer src, int from, int length) throws IOException {
-        ch.sendHot(src, from, length);
+    void sendHotLocked(int base, ByteBuffer src, int from, int length, boolean flush) throws IOException {
+        ch.sendHot(base, src, from, length, flush);
+    }
+
+    /**
+     * Writes the frames held back for a batch ({@code commit_rqs}). Any send with flush, by any thread, writes them
+     * too: the buffer is one FIFO under the send lock, so PDUs leave in the order they were queued.
+     */
+    void commit() throws IOException {
+        sendLock.lock();
+        try {
+            ch.flush();
+        } finally {
+            sendLock.unlock();
+        }
     }
 
     private void readLoop() {
@@ -107,7 +125,7 @@ final class IscsiConnection {
                 boolean hot = ch.next();
                 lastRx = System.nanoTime();
                 if (hot) {
-                    problem = handler.handleHot(this, ch.frame(), ch.hotDataAt(), ch.hotDataLength());
+                    problem = handler.handleHot(this, ch.frame(), ch.frameAt(), ch.hotDataAt(), ch.hotDataLength());
                 } else if (ch.decoded() instanceof DecodeError e) {
                     session.connectionFailed(this, "bad PDU from the target: " + e.detail());
                     return;

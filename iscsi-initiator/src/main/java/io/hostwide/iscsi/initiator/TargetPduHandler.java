@@ -69,21 +69,21 @@ final class TargetPduHandler {
     }
 
     /**
-     * The hot path: a Data-In or SCSI Response read in place (BHS at 0 of {@code f}, data at {@code at}), fields by
+     * The hot path: a Data-In or SCSI Response read in place (BHS at {@code b} of {@code f}, data at {@code at}), fields by
      * the {@link Bhs} offsets the records use; nothing is allocated.
      */
-    String handleHot(IscsiConnection c, ByteBuffer f, int at, int len) {
-        int flags = f.get(Bhs.FLAGS);
-        if ((f.get(Bhs.OPCODE) & Bhs.OPCODE_MASK) == Opcode.SCSI_DATA_IN.code) {
+    String handleHot(IscsiConnection c, ByteBuffer f, int b, int at, int len) {
+        int flags = f.get(b + Bhs.FLAGS);
+        if ((f.get(b + Bhs.OPCODE) & Bhs.OPCODE_MASK) == Opcode.SCSI_DATA_IN.code) {
             return dataIn(c, (flags & Flags.DATA_IN_STATUS) != 0, (flags & Flags.DATA_IN_UNDERFLOW) != 0,
-                    f.get(Bhs.Data.STATUS) & 0xff, f.getInt(Bhs.INITIATOR_TASK_TAG), f.getInt(Bhs.STAT_SN),
-                    f.getInt(Bhs.EXP_CMD_SN), f.getInt(Bhs.MAX_CMD_SN), f.getInt(Bhs.Data.BUFFER_OFFSET),
-                    f.getInt(Bhs.Data.RESIDUAL_COUNT), f, at, len);
+                    f.get(b + Bhs.Data.STATUS) & 0xff, f.getInt(b + Bhs.INITIATOR_TASK_TAG), f.getInt(b + Bhs.STAT_SN),
+                    f.getInt(b + Bhs.EXP_CMD_SN), f.getInt(b + Bhs.MAX_CMD_SN), f.getInt(b + Bhs.Data.BUFFER_OFFSET),
+                    f.getInt(b + Bhs.Data.RESIDUAL_COUNT), f, at, len);
         }
-        return scsiResponse(c, (flags & Flags.SCSI_RESPONSE_UNDERFLOW) != 0, f.get(Bhs.ScsiResponse.RESPONSE) & 0xff,
-                f.get(Bhs.ScsiResponse.STATUS) & 0xff, f.getInt(Bhs.INITIATOR_TASK_TAG), f.getInt(Bhs.STAT_SN),
-                f.getInt(Bhs.EXP_CMD_SN), f.getInt(Bhs.MAX_CMD_SN), f.getInt(Bhs.ScsiResponse.RESIDUAL_COUNT), f, at,
-                len);
+        return scsiResponse(c, (flags & Flags.SCSI_RESPONSE_UNDERFLOW) != 0,
+                f.get(b + Bhs.ScsiResponse.RESPONSE) & 0xff, f.get(b + Bhs.ScsiResponse.STATUS) & 0xff,
+                f.getInt(b + Bhs.INITIATOR_TASK_TAG), f.getInt(b + Bhs.STAT_SN), f.getInt(b + Bhs.EXP_CMD_SN),
+                f.getInt(b + Bhs.MAX_CMD_SN), f.getInt(b + Bhs.ScsiResponse.RESIDUAL_COUNT), f, at, len);
     }
 
     /** The task of a live issue, or null for a stale ITT (an issue already ended: the PDU is dropped). */
