@@ -101,6 +101,16 @@ public final class BlockDeviceTarget implements BenchTarget {
                     handle.read(offset, length, buffer, callback, slot);
                 }
             }
+
+            @Override
+            public void startBatch() {
+                handle.startPlug();
+            }
+
+            @Override
+            public void endBatch() {
+                handle.finishPlug();
+            }
         };
     }
 

@@ -42,6 +42,22 @@ class BenchRunnerTest {
         assertThat(r.read().iops()).isCloseTo(64_000.0, org.assertj.core.data.Offset.offset(0.01));
     }
 
+    /**
+     * Completions reaped together are re-issued as one batch (a plug), and a batch never grows past the I/O depth even
+     * when every I/O completes inside its own submit call (inline), which would otherwise feed the batch forever.
+     */
+    @Test
+    void reissuesGoOutInBatchesBoundedByTheDepth() throws Exception {
+        var target = new FakeTargets.Batching(64L << 20);
+        BenchResult r = new BenchRunner(target, spec(RwMode.RANDREAD, 100, 8, 1, 4L << 20), Interrupts.none(), null)
+                .run();
+        assertThat(r.read().ios()).isEqualTo(1024);
+        assertThat(target.outside).as("only the first fill is outside a batch").isEqualTo(8);
+        assertThat(target.unbalanced).isFalse();
+        assertThat(target.largest).isBetween(2, 8);
+        assertThat(target.batches).isGreaterThanOrEqualTo((1024 - 8) / 8);
+    }
+
     @Test
     void asyncCompletionsKeepIodepthInFlightAndLoseNothing() throws Exception {
         var target = new FakeTargets.Async(64L << 20);
