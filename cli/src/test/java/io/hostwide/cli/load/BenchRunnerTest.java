@@ -59,6 +59,25 @@ class BenchRunnerTest {
     }
 
     @Test
+    void cpuPerIoIsTheProcessCpuOfTheRunOverBothDirections() throws Exception {
+        var d = new BenchResult.Direction(3, 3 * 4096, 3, 3 * 4096, 1, 1, 1, 1, 1);
+        var spec = spec(RwMode.RANDRW, 50, 1, 1, 4096);
+        BenchResult six = new BenchResult("x", spec, 1_000_000_000L, d, d, 0, false, 6_000);
+        assertThat(six.cpuNanosPerIo()).isEqualTo(1000);
+        assertThat(six.toText()).contains("1.00 us per I/O");
+        assertThat(new BenchResult("x", spec, 1_000_000_000L, d, d, 0, false, -1).cpuNanosPerIo()).isEqualTo(-1);
+        assertThat(new BenchResult("x", spec, 1_000_000_000L, d, d, 0, false, -1).toTree()).doesNotContainKey("cpu");
+        var none = new BenchResult.Direction(0, 0, 0, 0, 0, 0, 0, 0, 0);
+        assertThat(new BenchResult("x", spec, 1, none, none, 0, false, 5).cpuNanosPerIo()).isEqualTo(-1);
+
+        BenchResult r = new BenchRunner(new FakeTargets.Recording(64L << 20), spec(RwMode.RANDREAD, 100, 4, 1, 4L << 20),
+                Interrupts.none(), null).run();
+        // measured (HotSpot on Linux reports it), though a run this short may round to 0 ticks
+        assertThat(r.cpuNanos()).as("process CPU of the run").isNotNegative();
+        assertThat(r.toTree()).containsKey("cpu");
+    }
+
+    @Test
     void asyncCompletionsKeepIodepthInFlightAndLoseNothing() throws Exception {
         var target = new FakeTargets.Async(64L << 20);
         try {
