@@ -134,6 +134,97 @@ class PduChannelBatchingTest {
         assertThat(got).hasSize(n + 3);
     }
 
+    /**
+     * Large Data-In segments not yet received go from the socket straight into the command's buffer: what had
+     * arrived is copied there, the rest read into it, padding skipped, and the stream stays framed; a refused ITT
+     * takes the ordinary path. The peer sends each segment's tail only once the placement has begun, so the segment
+     * is always incomplete when the reader reaches it.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void largeDataInGoesStraightToTheCommandBuffer() throws Exception {
+        ch.fullFeature(false, false, 256 * 1024, SEGMENT);
+        ch.readTimeout(0);   // placement is for full feature phase reads without a timeout
+        Random r = new Random(17);
+        int[] itts = {1, 99, 2};
+        int[] lengths = {100_000, 40_000, 33_333};   // 33 333: the segment is padded
+        int[] offsets = {0, 0, 4};
+        ByteBuffer[] dst = {ByteBuffer.allocateDirect(100_000), null, ByteBuffer.allocate(40_000)};
+        byte[][] data = new byte[3][];
+        java.util.concurrent.Semaphore begun = new java.util.concurrent.Semaphore(0);
+        List<String> calls = new ArrayList<>();
+        ch.placement(new PduChannel.Placement() {
+            private int current;
+
+            @Override
+            public boolean begin(int itt, long bufferOffset, int length) {
+                calls.add("begin " + itt + " " + bufferOffset + " " + length);
+                begun.release();
+                current = itt == 1 ? 0 : itt == 2 ? 2 : -1;
+                return current >= 0;
+            }
+
+            @Override
+            public ByteBuffer target() {
+                return dst[current];
+            }
+
+            @Override
+            public int targetAt() {
+                return offsets[current];
+            }
+
+            @Override
+            public void end() {
+                calls.add("end");
+            }
+        });
+        PduEncoder enc = new PduEncoder(false, false);
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            try {
+                OutputStream out = peer.getOutputStream();
+                for (int i = 0; i < 3; i++) {
+                    data[i] = new byte[lengths[i]];
+                    r.nextBytes(data[i]);
+                    DataIn d = new DataIn(true, false, false, false, false, 0, 0, itts[i], 0xffff_ffff, 0, 1, 64, 0,
+                            offsets[i], 0, ByteBuffer.wrap(data[i]));
+                    ByteBuffer b = ByteBuffer.allocate(enc.encodedLength(d));
+                    enc.encode(d, b);
+                    out.write(b.array(), 0, Bhs.LENGTH + 1000);
+                    out.flush();
+                    if (!begun.tryAcquire(30, TimeUnit.SECONDS)) {
+                        throw new AssertionError("the reader never began placing ITT " + itts[i]);
+                    }
+                    out.write(b.array(), Bhs.LENGTH + 1000, b.position() - Bhs.LENGTH - 1000);
+                }
+                NopIn n = new NopIn(0, 7, 0xffff_ffff, 0, 1, 64, null);
+                ByteBuffer b = ByteBuffer.allocate(enc.encodedLength(n));
+                enc.encode(n, b);
+                out.write(b.array(), 0, b.position());
+            } catch (IOException | InterruptedException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        for (int i = 0; i < 3; i++) {
+            assertThat(ch.next()).as("frame %d is hot", i).isTrue();
+            assertThat(ch.frame().getInt(ch.frameAt() + Bhs.INITIATOR_TASK_TAG)).isEqualTo(itts[i]);
+            assertThat(ch.hotDataLength()).isEqualTo(lengths[i]);
+            byte[] got = new byte[lengths[i]];
+            if (itts[i] == 99) {
+                assertThat(ch.placed()).isFalse();
+                ch.frame().get(ch.hotDataAt(), got);
+            } else {
+                assertThat(ch.placed()).isTrue();
+                dst[i == 0 ? 0 : 2].get(offsets[i], got, 0, lengths[i]);
+            }
+            assertThat(got).as("data of ITT %d", itts[i]).isEqualTo(data[i]);
+        }
+        assertThat(ch.next()).isFalse();
+        assertThat(ch.decoded()).isInstanceOfSatisfying(NopIn.class, n -> assertThat(n.initiatorTaskTag()).isEqualTo(7));
+        assertThat(calls).containsExactly("begin 1 0 100000", "end", "begin 99 0 40000", "begin 2 4 33333", "end");
+        writer.get(30, TimeUnit.SECONDS);
+    }
+
     private void send(byte[] cdb, int i, int immediate, ByteBuffer src, boolean flush) throws IOException {
         int at = ch.beginHot(immediate);
         HotHeaders.scsiCommand(ch.sendBuffer(), at, true, false, immediate > 0, TaskAttribute.SIMPLE, 0, i,
