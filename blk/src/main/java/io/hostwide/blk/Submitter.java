@@ -197,14 +197,15 @@ public final class Submitter {
     private boolean submitEntered(ReqOp op, int flags, long offset, int length, ByteBuffer buf, IoCallback cb,
                                   long userData, boolean nowait, boolean reserved) {
         int policy = 0;
-        if (flags != 0 || op == ReqOp.FLUSH) {
-            policy = FlushSeq.policy(q, op, flags);
+        int flushFlags = flags & ~ReqFlags.NOMERGE;   // NOMERGE only keeps the request apart, below
+        if (flushFlags != 0 || op == ReqOp.FLUSH) {
+            policy = FlushSeq.policy(q, op, flushFlags);
             if (policy == 0) {
                 cb.onComplete(userData, BlkStatus.OK);   // a FLUSH with no volatile cache to flush
                 return true;
             }
         }
-        if (!reserved && op.hasData() && flags == 0 && q.nomerges != 2) {
+        if (!reserved && op.hasData() && flags == 0 && q.nomerges != 2) {   // any flag, NOMERGE too, keeps it apart
             bio.set(op, offset, length, buf, cb, userData);
             boolean merged = attemptMerge();
             bio.set(null, 0, 0, null, null, 0);
@@ -227,10 +228,11 @@ public final class Submitter {
         rq.callback = cb;
         rq.userData = userData;
         rq.timeoutNanos = q.timeoutNanos;
-        rq.cmdFlags = flags == 0 ? 0 : FlushSeq.dataFlags(q, flags);
+        // a nonzero cmdFlags makes the request no merge target (Merge.rqMergeable), as REQ_NOMERGE_FLAGS do
+        rq.cmdFlags = (flushFlags == 0 ? 0 : FlushSeq.dataFlags(q, flushFlags)) | (flags & ReqFlags.NOMERGE);
         rq.flushSeq = 0;
         rq.passthrough = null;
-        if (flags != 0 && FlushSeq.sequenced(policy)) {
+        if (flushFlags != 0 && FlushSeq.sequenced(policy)) {
             issueSequenced(h, rq, policy);
             return true;
         }

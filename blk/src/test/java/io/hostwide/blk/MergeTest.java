@@ -121,4 +121,25 @@ class MergeTest {
         assertThat(q.merges()).isEqualTo(1);
         assertThat(q.snapshot().nomerges()).isEqualTo(2);
     }
+
+    /**
+     * REQ_NOMERGE: neighbours in one plug stay one request each, and a plain bio does not merge into a NOMERGE
+     * request either (bench batches its re-issues in a plug and keeps --bs the command size).
+     */
+    @Test
+    void nomergeRequestsKeepTheirSizeInAPlug() {
+        Submitter s = q.submitter(0);
+        s.startPlug();
+        for (long off : new long[] {0, 512, 1024}) {
+            assertThat(s.trySubmit(ReqOp.READ, ReqFlags.NOMERGE, off, 512, null, cb, off)).isTrue();
+        }
+        assertThat(s.trySubmit(ReqOp.READ, 1536, 512, null, cb, 1536)).isTrue();   // would back-merge into 1024
+        s.finishPlug();
+        assertThat(q.merges()).isZero();
+        assertThat(drv.held).hasSize(4);
+        assertThat(drv.held).allMatch(rq -> rq.length() == 512);
+        drv.completeAll(BlkStatus.OK);
+        assertThat(cb.eachExactlyOnce(4)).isTrue();
+        assertThatThrownBy(() -> ReqFlags.check(ReqOp.FLUSH, ReqFlags.NOMERGE)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -104,9 +104,20 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
                     waitForCompletion();
                     continue;
                 }
-                account(slot);
-                if (mayIssue()) {
-                    issue(queue, slot);
+                // The completions that arrived together are re-issued as one batch (a plug), as fio reaps a batch
+                // of events and then submits: a driver that can send several commands in one write does. At most
+                // iodepth of them, so a device that completes inside submit cannot keep one batch open forever.
+                queue.startBatch();
+                try {
+                    int n = 0;
+                    do {
+                        account(slot);
+                        if (mayIssue()) {
+                            issue(queue, slot);
+                        }
+                    } while (++n < buffers.length && (slot = completed.poll()) >= 0);
+                } finally {
+                    queue.endBatch();
                 }
             }
         } catch (Throwable t) {

@@ -9,7 +9,22 @@ import java.util.Map;
 
 /** The outcome of one benchmark, as text or as a JSON-ready tree. */
 public record BenchResult(String device, BenchSpec spec, long elapsedNanos, Direction read, Direction write,
-                          long errors, boolean interrupted) {
+                          long errors, boolean interrupted, long cpuNanos) {
+
+    /**
+     * {@code cpuNanos}: CPU time (user + system) of the whole process while the jobs ran, -1 where the JVM cannot say.
+     * It covers every thread the I/O costs (job threads, the driver's readers, GC), not the start-up before the run.
+     */
+    public BenchResult(String device, BenchSpec spec, long elapsedNanos, Direction read, Direction write, long errors,
+                       boolean interrupted) {
+        this(device, spec, elapsedNanos, read, write, errors, interrupted, -1);
+    }
+
+    /** CPU nanoseconds per I/O (both directions) during the run, or -1 when unknown or no I/O finished. */
+    public double cpuNanosPerIo() {
+        long ios = read.ios + write.ios;
+        return cpuNanos < 0 || ios == 0 ? -1 : (double) cpuNanos / ios;
+    }
 
     /** Totals and latency percentiles (nanoseconds) for one direction. */
     public record Direction(long ios, long bytes, double iops, double bytesPerSecond,
@@ -58,6 +73,13 @@ public record BenchResult(String device, BenchSpec spec, long elapsedNanos, Dire
         m.put("write", write.toTree());
         m.put("errors", errors);
         m.put("interrupted", interrupted);
+        if (cpuNanos >= 0) {
+            Map<String, Object> cpu = new LinkedHashMap<>();
+            cpu.put("process_ns", cpuNanos);
+            cpu.put("ns_per_io", Math.round(cpuNanosPerIo()));
+            cpu.put("cores_busy", Math.round(100.0 * cpuNanos / Math.max(1, elapsedNanos)) / 100.0);
+            m.put("cpu", cpu);
+        }
         return m;
     }
 
@@ -70,6 +92,10 @@ public record BenchResult(String device, BenchSpec spec, long elapsedNanos, Dire
         appendDirection(sb, "write", write);
         if (errors > 0) {
             sb.append("  errors: ").append(errors).append(" I/Os failed\n");
+        }
+        if (cpuNanosPerIo() >= 0) {
+            sb.append(String.format(Locale.ROOT, "  cpu: %.2f us per I/O, %.2f cores busy (user+sys of the process "
+                    + "during the run)%n", cpuNanosPerIo() / 1000, (double) cpuNanos / Math.max(1, elapsedNanos)));
         }
         return sb.toString();
     }

@@ -62,6 +62,7 @@ public final class BenchRunner {
             jobs.add(new BenchJob(target, spec, i, stop, timeline != null));
         }
         List<Thread> threads = new ArrayList<>();
+        long cpuStart = processCpuNanos();
         long start = clock.getAsLong();
         for (BenchJob job : jobs) {
             Thread t = new Thread(() -> {
@@ -100,6 +101,7 @@ public final class BenchRunner {
         for (Thread t : threads) {
             t.join();
         }
+        long cpuEnd = processCpuNanos();
         // The joins order every job's lastJobEnd update before this read. Timing to the return of the tick wait
         // made a size-limited run that ended early look up to a second long.
         long elapsed = lastJobEnd.get() - start;
@@ -111,7 +113,18 @@ public final class BenchRunner {
                 throw new IllegalStateException("job " + job.index() + " failed: " + job.failure, job.failure);
             }
         }
-        return collect(jobs, elapsed, interrupts.stopRequested());
+        return collect(jobs, elapsed, interrupts.stopRequested(),
+                cpuStart < 0 || cpuEnd < 0 ? -1 : cpuEnd - cpuStart);
+    }
+
+    /** User + system CPU of this process so far (all threads), or -1 where the JVM does not report it. */
+    static long processCpuNanos() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            long t = os.getProcessCpuTime();
+            return t >= 0 ? t : -1;
+        }
+        return -1;
     }
 
     private static boolean anyAlive(List<Thread> threads) {
@@ -158,7 +171,7 @@ public final class BenchRunner {
         return now;
     }
 
-    private BenchResult collect(List<BenchJob> jobs, long elapsedNanos, boolean interrupted) {
+    private BenchResult collect(List<BenchJob> jobs, long elapsedNanos, boolean interrupted, long cpuNanos) {
         Histogram read = new Histogram(3_600_000_000_000L, 3);
         Histogram write = new Histogram(3_600_000_000_000L, 3);
         long rb = 0, wb = 0, errors = 0;
@@ -172,6 +185,6 @@ public final class BenchRunner {
         return new BenchResult(target.description(), spec, elapsedNanos,
                 BenchResult.Direction.of(read, rb, elapsedNanos),
                 BenchResult.Direction.of(write, wb, elapsedNanos),
-                errors, interrupted);
+                errors, interrupted, cpuNanos);
     }
 }

@@ -32,6 +32,17 @@ public interface BenchTarget extends AutoCloseable {
          * possibly before this method returns and possibly on another thread.
          */
         void submit(boolean write, long offset, int length, ByteBuffer buffer, int slot, Completion done);
+
+        /**
+         * The submissions until {@link #endBatch()} belong together ({@code blk_start_plug}): the device may hold
+         * them and send them as one batch. Default: no batching.
+         */
+        default void startBatch() {
+        }
+
+        /** Sends what {@link #startBatch()} held ({@code blk_finish_plug}). */
+        default void endBatch() {
+        }
     }
 
     /** Completion callback; must be cheap and must not block. */

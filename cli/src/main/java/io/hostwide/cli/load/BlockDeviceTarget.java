@@ -1,6 +1,8 @@
 package io.hostwide.cli.load;
 
 import io.hostwide.blk.BlkStatus;
+import io.hostwide.blk.ReqFlags;
+import io.hostwide.blk.ReqOp;
 import io.hostwide.blk.IoCallback;
 import io.hostwide.blk.IoSchedulers;
 import io.hostwide.blk.api.BlockDevice;
@@ -82,11 +84,21 @@ public final class BlockDeviceTarget implements BenchTarget {
 
     @Override
     public JobQueue openJob(int jobIndex) {
-        return jobQueue(device.openHandle());
+        return jobQueue(device.openHandle(), true);
     }
 
-    /** A bench job's submission queue over one block-layer submit handle (used by lab's multi-disk targets too). */
+    /** A job queue without batching (the lab's experiments, which study merging as the block layer does it alone). */
     public static JobQueue jobQueue(SubmitHandle handle) {
+        return jobQueue(handle, false);
+    }
+
+    /**
+     * A bench job's submission queue over one block-layer submit handle. With {@code batch}, a job's batch is a plug
+     * (the driver sees SCMD_LAST on its last command only) and every I/O is REQ_NOMERGE: a plug would otherwise merge
+     * neighbouring sequential I/Os into commands larger than --bs, which is not what the run asked to measure.
+     */
+    public static JobQueue jobQueue(SubmitHandle handle, boolean batch) {
+        int flags = batch ? ReqFlags.NOMERGE : 0;
         return new JobQueue() {
             private Completion done;
             // One callback object per job: the slot travels as userData, so nothing is allocated per I/O.
@@ -95,10 +107,20 @@ public final class BlockDeviceTarget implements BenchTarget {
             @Override
             public void submit(boolean write, long offset, int length, ByteBuffer buffer, int slot, Completion d) {
                 done = d;
-                if (write) {
-                    handle.write(offset, length, buffer, callback, slot);
-                } else {
-                    handle.read(offset, length, buffer, callback, slot);
+                handle.submit(write ? ReqOp.WRITE : ReqOp.READ, flags, offset, length, buffer, callback, slot);
+            }
+
+            @Override
+            public void startBatch() {
+                if (batch) {
+                    handle.startPlug();
+                }
+            }
+
+            @Override
+            public void endBatch() {
+                if (batch) {
+                    handle.finishPlug();
                 }
             }
         };

@@ -42,6 +42,41 @@ class BenchRunnerTest {
         assertThat(r.read().iops()).isCloseTo(64_000.0, org.assertj.core.data.Offset.offset(0.01));
     }
 
+    /**
+     * Completions reaped together are re-issued as one batch (a plug), and a batch never grows past the I/O depth even
+     * when every I/O completes inside its own submit call (inline), which would otherwise feed the batch forever.
+     */
+    @Test
+    void reissuesGoOutInBatchesBoundedByTheDepth() throws Exception {
+        var target = new FakeTargets.Batching(64L << 20);
+        BenchResult r = new BenchRunner(target, spec(RwMode.RANDREAD, 100, 8, 1, 4L << 20), Interrupts.none(), null)
+                .run();
+        assertThat(r.read().ios()).isEqualTo(1024);
+        assertThat(target.outside).as("only the first fill is outside a batch").isEqualTo(8);
+        assertThat(target.unbalanced).isFalse();
+        assertThat(target.largest).isBetween(2, 8);
+        assertThat(target.batches).isGreaterThanOrEqualTo((1024 - 8) / 8);
+    }
+
+    @Test
+    void cpuPerIoIsTheProcessCpuOfTheRunOverBothDirections() throws Exception {
+        var d = new BenchResult.Direction(3, 3 * 4096, 3, 3 * 4096, 1, 1, 1, 1, 1);
+        var spec = spec(RwMode.RANDRW, 50, 1, 1, 4096);
+        BenchResult six = new BenchResult("x", spec, 1_000_000_000L, d, d, 0, false, 6_000);
+        assertThat(six.cpuNanosPerIo()).isEqualTo(1000);
+        assertThat(six.toText()).contains("1.00 us per I/O");
+        assertThat(new BenchResult("x", spec, 1_000_000_000L, d, d, 0, false, -1).cpuNanosPerIo()).isEqualTo(-1);
+        assertThat(new BenchResult("x", spec, 1_000_000_000L, d, d, 0, false, -1).toTree()).doesNotContainKey("cpu");
+        var none = new BenchResult.Direction(0, 0, 0, 0, 0, 0, 0, 0, 0);
+        assertThat(new BenchResult("x", spec, 1, none, none, 0, false, 5).cpuNanosPerIo()).isEqualTo(-1);
+
+        BenchResult r = new BenchRunner(new FakeTargets.Recording(64L << 20), spec(RwMode.RANDREAD, 100, 4, 1, 4L << 20),
+                Interrupts.none(), null).run();
+        // measured (HotSpot on Linux reports it), though a run this short may round to 0 ticks
+        assertThat(r.cpuNanos()).as("process CPU of the run").isNotNegative();
+        assertThat(r.toTree()).containsKey("cpu");
+    }
+
     @Test
     void asyncCompletionsKeepIodepthInFlightAndLoseNothing() throws Exception {
         var target = new FakeTargets.Async(64L << 20);

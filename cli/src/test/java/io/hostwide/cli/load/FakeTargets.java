@@ -131,6 +131,54 @@ final class FakeTargets {
         }
     }
 
+    /**
+     * Completes inline and records the batches a job opens around its submissions: how many, the largest, and
+     * submissions made outside one (one job only: the counters are the job thread's).
+     */
+    static final class Batching extends Recording {
+        int batches;
+        int largest;
+        int outside;
+        boolean unbalanced;
+        private boolean open;
+        private int current;
+
+        Batching(long capacity) {
+            super(capacity);
+        }
+
+        @Override
+        public JobQueue openJob(int jobIndex) {
+            JobQueue inner = super.openJob(jobIndex);
+            return new JobQueue() {
+                @Override
+                public void submit(boolean write, long offset, int length, ByteBuffer buffer, int slot, Completion d) {
+                    if (open) {
+                        current++;
+                    } else {
+                        outside++;
+                    }
+                    inner.submit(write, offset, length, buffer, slot, d);
+                }
+
+                @Override
+                public void startBatch() {
+                    unbalanced |= open;
+                    open = true;
+                    current = 0;
+                }
+
+                @Override
+                public void endBatch() {
+                    unbalanced |= !open;
+                    open = false;
+                    batches++;
+                    largest = Math.max(largest, current);
+                }
+            };
+        }
+    }
+
     static ByteBuffer unused() {
         return ByteBuffer.allocate(0);
     }

@@ -10,7 +10,9 @@ import java.nio.ByteBuffer;
 /**
  * Puts a SCSI command on a connection, RFC 7143 §11.3 and §3.2.4.2: the Command PDU with immediate data
  * (ImmediateData=Yes) and, with InitialR2T=No, unsolicited Data-Out up to FirstBurstLength; the rest of a write
- * waits for R2Ts. The command and its unsolicited data go out under one hold of the send lock.
+ * waits for R2Ts. The command and its unsolicited data go out under one hold of the send lock. A command that is not
+ * the last of its batch ({@code SCMD_LAST} clear) and has no Data-Out to follow stays in the send buffer: the batch
+ * leaves in one write with its last command, or with {@code commit_rqs}.
  */
 final class CommandSender {
     private final DataOutSender dataOut;
@@ -47,9 +49,14 @@ final class CommandSender {
         c.lockSend();
         try {
             if (cmd.cdbLength() <= 16) {
-                HotHeaders.scsiCommand(c.sendBufferLocked(), fin, read, write, TaskAttribute.SIMPLE, t.lun, itt, len,
-                        t.cmdSn, c.expStatSn(), cmd.cdb(), cmd.cdbLength(), immediate);
-                c.sendHotLocked(cmd.buffer(), cmd.bufferPosition(), immediate);
+                int at = c.beginHotLocked(immediate);
+                HotHeaders.scsiCommand(c.sendBufferLocked(), at, fin, read, write, TaskAttribute.SIMPLE, t.lun, itt,
+                        len, t.cmdSn, c.expStatSn(), cmd.cdb(), cmd.cdbLength(), immediate);
+                boolean flush = cmd.isLast() || unsolicited > 0;
+                if (!flush) {
+                    stats.heldForBatch.increment();
+                }
+                c.sendHotLocked(at, cmd.buffer(), cmd.bufferPosition(), immediate, flush);
             } else {   // an extended CDB needs its AHS (§11.2.2.3): the record path
                 ByteBuffer imm = immediate > 0 ? cmd.buffer().slice(cmd.bufferPosition(), immediate) : null;
                 c.sendLocked(new ScsiCommand(false, fin, read, write, TaskAttribute.SIMPLE, t.lun, itt, len, t.cmdSn,

@@ -29,9 +29,10 @@ final class DataOutSender {
             int n = Math.min(max, length - done);
             c.lockSend();
             try {
-                HotHeaders.dataOut(c.sendBufferLocked(), done + n == length, t.lun, itt, ttt, c.expStatSn(), dataSn,
-                        offset + done, n);
-                c.sendHotLocked(cmd.buffer(), cmd.bufferPosition() + offset + done, n);
+                int at = c.beginHotLocked(n);
+                HotHeaders.dataOut(c.sendBufferLocked(), at, done + n == length, t.lun, itt, ttt, c.expStatSn(),
+                        dataSn, offset + done, n);
+                c.sendHotLocked(at, cmd.buffer(), cmd.bufferPosition() + offset + done, n, true);
             } finally {
                 c.unlockSend();
             }

@@ -149,6 +149,20 @@ final class InitiatorSession {
         return LowLevelDriver.OK;
     }
 
+    /** {@code commit_rqs}: writes what the connection of hardware queue {@code hwQueue} held back for a batch. */
+    void commit(int hwQueue) {
+        Live l = live;
+        if (l == null) {
+            return;   // the session failed: held-back commands were swept with it
+        }
+        IscsiConnection c = l.conns()[hwQueue % l.conns().length];
+        try {
+            c.commit();
+        } catch (IOException e) {
+            connectionFailed(c, "connection " + c.cid + ": " + e.getMessage());
+        }
+    }
+
     private int notLoggedIn(ScsiCmnd cmd) {
         State s = state();
         if (s == State.RECOVERING || s == State.LOGGED_IN) {

@@ -12,6 +12,7 @@ public final class InitiatorStats {
     final LongAdder nopInPings = new LongAdder();
     final LongAdder nopOutPingsAnswered = new LongAdder();
     final LongAdder windowClosed = new LongAdder();
+    final LongAdder heldForBatch = new LongAdder();
 
     /** SCSI Command PDUs sent. */
     public long commands() { return commands.sum(); }
@@ -37,10 +38,13 @@ public final class InitiatorStats {
     /** Commands answered TARGET_BUSY because the CmdSN window was closed (RFC 7143 §4.2.2.1); retried later. */
     public long windowClosed() { return windowClosed.sum(); }
 
+    /** Command PDUs held back to leave in one write with the rest of their batch (not {@code SCMD_LAST}). */
+    public long heldForBatch() { return heldForBatch.sum(); }
+
     @Override
     public String toString() {
         return "commands=" + commands() + " immediate=" + immediateDataPdus() + " unsolicited=" + unsolicitedDataOutPdus()
                 + " r2t=" + r2ts() + " data-in=" + dataInPdus() + " nop-in=" + nopInPings() + " nop-out-answered=" + nopOutPingsAnswered()
-                + " window-closed=" + windowClosed();
+                + " window-closed=" + windowClosed() + " held-for-batch=" + heldForBatch();
     }
 }

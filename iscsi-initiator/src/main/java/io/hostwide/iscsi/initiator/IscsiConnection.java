@@ -14,7 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread decodes target PDUs and hands them to {@link TargetPduHandler}. Any I/O error, bad PDU or unexpected
  * exception while reading ends in {@link InitiatorSession#connectionFailed}, never in an exception escaping.
  */
-final class IscsiConnection {
+final class IscsiConnection implements PduChannel.Placement {
     final int cid;
     /** The session generation this connection belongs to; failures of older generations are ignored. */
     final int generation;
@@ -37,6 +37,10 @@ final class IscsiConnection {
     /** Keepalive thread only: when the outstanding ping went out, or 0. */
     long pingSentAt;
     private Thread reader;
+    /** The task whose buffer a placed Data-In is being read into, between begin and end (reader thread only). */
+    private IscsiTask placing;
+    private int placingItt;
+    private int placingAt;
 
     IscsiConnection(InitiatorSession session, PduChannel ch, int cid, int generation, NegotiatedParameters params,
                     int statSn, SessionWindow window) {
@@ -49,7 +53,39 @@ final class IscsiConnection {
         this.expStatSn = statSn + 1;
     }
 
+    // PduChannel.Placement, on the reader thread: the same checks and the same copy guard (IscsiTask#beginCopy) as
+    // the Data-In handler's copy, held for the read of the segment.
+    @Override
+    public boolean begin(int itt, long bufferOffset, int length) {
+        IscsiTask t = session.handler().liveTask(itt);
+        if (t == null || t.cmd.dataDirection() != ScsiCmnd.DIR_FROM_DEVICE
+                || bufferOffset + length > t.cmd.transferLength() || !t.beginCopy(itt)) {
+            return false;
+        }
+        placing = t;
+        placingItt = itt;
+        placingAt = t.cmd.bufferPosition() + (int) bufferOffset;
+        return true;
+    }
+
+    @Override
+    public ByteBuffer target() {
+        return placing.cmd.buffer();
+    }
+
+    @Override
+    public int targetAt() {
+        return placingAt;
+    }
+
+    @Override
+    public void end() {
+        placing.endCopy();
+        placing = null;
+    }
+
     void start(String name) {
+        ch.placement(this);
         reader = new Thread(this::readLoop, name);
         reader.setDaemon(true);
         reader.start();
@@ -89,14 +125,32 @@ final class IscsiConnection {
         ch.send(pdu);
     }
 
+    /** {@link PduChannel#beginHot}: where the next hot frame's BHS goes; only under {@link #lockSend()}. */
+    int beginHotLocked(int dataLength) throws IOException {
+        return ch.beginHot(dataLength);
+    }
+
     /** {@link PduChannel#sendBuffer()}; only under {@link #lockSend()}. */
     ByteBuffer sendBufferLocked() {
         return ch.sendBuffer();
     }
 
     /** {@link PduChannel#sendHot}; only under {@link #lockSend()}. */
-    void sendHotLocked(ByteBuffer src, int from, int length) throws IOException {
-        ch.sendHot(src, from, length);
+    void sendHotLocked(int base, ByteBuffer src, int from, int length, boolean flush) throws IOException {
+        ch.sendHot(base, src, from, length, flush);
+    }
+
+    /**
+     * Writes the frames held back for a batch ({@code commit_rqs}). Any send with flush, by any thread, writes them
+     * too: the buffer is one FIFO under the send lock, so PDUs leave in the order they were queued.
+     */
+    void commit() throws IOException {
+        sendLock.lock();
+        try {
+            ch.flush();
+        } finally {
+            sendLock.unlock();
+        }
     }
 
     private void readLoop() {
@@ -107,7 +161,8 @@ final class IscsiConnection {
                 boolean hot = ch.next();
                 lastRx = System.nanoTime();
                 if (hot) {
-                    problem = handler.handleHot(this, ch.frame(), ch.hotDataAt(), ch.hotDataLength());
+                    problem = handler.handleHot(this, ch.frame(), ch.frameAt(), ch.placed() ? -1 : ch.hotDataAt(),
+                            ch.hotDataLength());
                 } else if (ch.decoded() instanceof DecodeError e) {
                     session.connectionFailed(this, "bad PDU from the target: " + e.detail());
                     return;

@@ -30,6 +30,11 @@ public final class IscsiLld implements LowLevelDriver {
     }
 
     @Override
+    public void commitRqs(int hwQueue) {
+        session.commit(hwQueue);
+    }
+
+    @Override
     public EhResult ehAbort(ScsiCmnd cmd) {
         return session.abort(cmd);
     }

@@ -11,104 +11,205 @@ import io.hostwide.iscsi.spec.Opcode;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 
 /**
- * One TCP connection carrying PDUs with blocking I/O: the initiator's codec pair (RFC 7143 §11.2 framing) over a
- * socket. {@link #send} is called under the owner's send lock; {@link #receive} only from the one reader.
- * Receive frames are decoded in place: a decoded PDU's data is valid until the next {@link #receive}.
+ * One TCP connection carrying PDUs: the initiator's codec pair (RFC 7143 §11.2 framing) over a blocking socket
+ * channel. Both directions are batched, which is where the syscalls per I/O go:
+ * <ul>
+ *   <li>Receive: one read takes whatever the socket holds (up to the buffer), and the frames in it are handed out
+ *   one by one from the buffer; at queue depth 16 one read usually carries several Data-In PDUs, where reading the
+ *   BHS and then the rest cost two reads per PDU. A frame is decoded in place and valid until the next
+ *   {@link #next}/{@link #receive}.</li>
+ *   <li>Send: frames are appended to the send buffer and written when the caller says so ({@code flush}), so the
+ *   commands a submitter queues together ({@code SCMD_LAST}) leave in one write.</li>
+ * </ul>
+ * Both buffers are direct: the socket reads and writes them without the JDK's copy through a temporary direct
+ * buffer. Sending is called under the owner's send lock; receiving only from the one reader.
  */
 final class PduChannel implements AutoCloseable {
     /** Room for a BHS, the largest AHS (255 words), a header digest, padding and a data digest. */
     private static final int OVERHEAD = Bhs.LENGTH + 255 * 4 + 2 * Codes.DIGEST_LENGTH + 4;
+    /**
+     * Beyond one largest frame, what a buffer holds for batching: small PDUs that arrived together, or commands
+     * queued together. 64 KiB is about fifteen 4 KiB Data-In PDUs or 1300 command PDUs.
+     */
+    private static final int BATCH = 64 * 1024;
 
-    private final Socket socket;
-    private final InputStream in;
-    private final OutputStream out;
+    /**
+     * A Data-In segment at least this long whose bytes have not all arrived yet is read from the socket straight into
+     * the command's buffer ({@link Placement}) instead of through the receive buffer: one copy of the data fewer,
+     * which is most of the client's CPU on large reads. Smaller ones batch better in the buffer.
+     */
+    static final int DIRECT_MIN = 32 * 1024;
+
+    /**
+     * Where a Data-In segment's bytes belong (the reader's view of the command buffers): {@link #begin} returns false
+     * for an ITT that is not a live read or a range outside its buffer (the frame then takes the ordinary path and
+     * the handler reports it); after true, {@link #target}/{@link #targetAt} name the bytes, held until {@link #end}.
+     */
+    interface Placement {
+        boolean begin(int itt, long bufferOffset, int length);
+
+        ByteBuffer target();
+
+        int targetAt();
+
+        void end();
+    }
+
+    private final SocketChannel sc;
+    private Placement placement;
+    /** The BHS of a frame whose data went straight to its command buffer ({@link #placed()}). */
+    private final ByteBuffer placedHeader = ByteBuffer.allocate(Bhs.LENGTH);
+    private boolean placed;
+    /** The socket's stream, used for reads while a read timeout is set (a channel read has no timeout). */
+    private final InputStream timedIn;
+    private int readTimeoutMillis;
+    private byte[] timedScratch;
     private PduEncoder encoder = new PduEncoder(false, false);
     private PduDecoder decoder;
     private final Digest digest = new Digest();
     private boolean headerDigest;
     private boolean dataDigest;
-    /** The frame {@link #next} left as a hot view: where its data segment starts and how long it is. */
+    /** Where the current frame starts in {@link #recv}, where its data segment starts and how long that is. */
+    private int frameAt;
     private int hotDataAt;
     private int hotDataLength;
     private DecodeResult decoded;
     private ByteBuffer recv;
+    /** Unconsumed received bytes are [rxStart, rxEnd) of {@link #recv}; the current frame ends at rxStart. */
+    private int rxStart;
+    private int rxEnd;
     private ByteBuffer send;
+    /** Bytes [0, sendEnd) of {@link #send} are encoded and not yet written. */
+    private int sendEnd;
 
-    private PduChannel(Socket socket, int loginSegment) throws IOException {
-        this.socket = socket;
-        this.in = socket.getInputStream();
-        this.out = socket.getOutputStream();
+    private PduChannel(SocketChannel sc, int loginSegment) throws IOException {
+        this.sc = sc;
+        this.timedIn = sc.socket().getInputStream();
         // RFC 7143 §13.12: during login the default MaxRecvDataSegmentLength of 8192 applies to both sides.
         this.decoder = PduDecoder.forInitiator(false, false, loginSegment);
-        this.recv = ByteBuffer.allocate(OVERHEAD + loginSegment);
-        this.send = ByteBuffer.allocate(OVERHEAD + loginSegment);
+        this.recv = ByteBuffer.allocateDirect(OVERHEAD + loginSegment + BATCH);
+        this.send = ByteBuffer.allocateDirect(OVERHEAD + loginSegment + BATCH);
     }
 
     /** Connects with a timeout; reads time out after {@code readTimeoutMillis} until {@link #fullFeature}. */
     static PduChannel connect(InetSocketAddress address, int timeoutMillis) throws IOException {
-        Socket s = new Socket();
+        SocketChannel sc = SocketChannel.open();
         try {
-            s.setTcpNoDelay(true);
-            s.connect(address, timeoutMillis);
-            s.setSoTimeout(timeoutMillis);
-            return new PduChannel(s, 8192);
+            sc.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            sc.socket().connect(address, timeoutMillis);
+            PduChannel ch = new PduChannel(sc, 8192);
+            ch.readTimeout(timeoutMillis);
+            return ch;
         } catch (IOException | RuntimeException e) {
-            s.close();
+            sc.close();
             throw e;
         }
     }
 
     /**
      * Switches to the settled digests and segment lengths (RFC 7143 §13.1, §13.12): {@code maxRecv} is what we
-     * declared, {@code maxSend} what the target declared. Reads block without a timeout from here on.
+     * declared, {@code maxSend} what the target declared. Reads block without a timeout from here on. Bytes already
+     * received (a PDU the target sent right after the last Login Response) move to the new buffer.
      */
     void fullFeature(boolean headerDigest, boolean dataDigest, int maxRecv, int maxSend) throws IOException {
+        flush();
         encoder = new PduEncoder(headerDigest, dataDigest);
         decoder = PduDecoder.forInitiator(headerDigest, dataDigest, maxRecv);
         this.headerDigest = headerDigest;
         this.dataDigest = dataDigest;
-        recv = ByteBuffer.allocate(OVERHEAD + maxRecv);
-        send = ByteBuffer.allocate(OVERHEAD + maxSend);
-        socket.setSoTimeout(0);
+        ByteBuffer r = ByteBuffer.allocateDirect(OVERHEAD + maxRecv + BATCH);
+        r.put(0, recv, rxStart, rxEnd - rxStart);
+        rxEnd -= rxStart;
+        rxStart = 0;
+        recv = r;
+        send = ByteBuffer.allocateDirect(OVERHEAD + maxSend + BATCH);
+        readTimeout(0);
+    }
+
+    /** Lets large Data-In segments go straight to their command buffers (full feature phase, no data digest). */
+    void placement(Placement p) {
+        this.placement = p;
     }
 
     /** Bounds each read from now on (0: block without a timeout), for short request/response sessions. */
     void readTimeout(long millis) throws IOException {
-        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, millis));
+        readTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, millis);
+        sc.socket().setSoTimeout(readTimeoutMillis);
     }
 
-    /** Encodes and writes one PDU. Not thread-safe: the caller holds the connection's send lock. */
+    /** Encodes {@code pdu} after anything pending and writes it all. Not thread-safe: the caller holds the send lock. */
     void send(Pdu pdu) throws IOException {
         int n = encoder.encodedLength(pdu);
-        if (n > send.capacity()) {
-            send = ByteBuffer.allocate(n);
+        if (sendEnd + n > send.capacity()) {
+            flush();
+            if (n > send.capacity()) {
+                send = ByteBuffer.allocateDirect(n);
+            }
         }
-        send.clear();
+        send.limit(send.capacity()).position(sendEnd);
         encoder.encode(pdu, send);
-        out.write(send.array(), 0, send.position());
+        sendEnd = send.position();
+        flush();
     }
 
     /**
-     * The hot path: the BHS is already in {@link #sendBuffer()} at 0 (written by {@link HotHeaders}); adds the header
-     * digest and {@code length} bytes of {@code src} from absolute index {@code from} as the data segment, and
-     * writes the PDU. Allocates nothing. Not thread-safe: the caller holds the connection's send lock.
+     * Starts a hot frame with a data segment of {@code dataLength} bytes (at most the target's
+     * MaxRecvDataSegmentLength): returns the index in {@link #sendBuffer()} where its BHS goes, after the frames
+     * pending, writing those first when the new frame would not fit behind them.
      */
-    void sendHot(ByteBuffer src, int from, int length) throws IOException {
-        int end = encoder.sealHeader(send, 0, 0);
-        send.position(end);
-        encoder.appendData(send, src, from, length);
-        out.write(send.array(), 0, send.position());
+    int beginHot(int dataLength) throws IOException {
+        int need = encoder.headerLength(0) + encoder.dataLength(dataLength);
+        if (sendEnd + need > send.capacity()) {
+            flush();
+        }
+        return sendEnd;
     }
 
-    /** The send buffer with room for a BHS, digests and one data segment of the target's MaxRecvDataSegmentLength. */
+    /**
+     * Ends the hot frame whose BHS is at {@code base} (see {@link #beginHot}): adds the header digest and
+     * {@code length} bytes of {@code src} from absolute index {@code from} as the data segment; writes everything
+     * pending when {@code flush}. Allocates nothing. Not thread-safe: the caller holds the send lock.
+     */
+    void sendHot(int base, ByteBuffer src, int from, int length, boolean flush) throws IOException {
+        int end = encoder.sealHeader(send, base, 0);
+        send.limit(send.capacity()).position(end);
+        encoder.appendData(send, src, from, length);
+        sendEnd = send.position();
+        if (flush) {
+            flush();
+        }
+    }
+
+    /** Writes the frames pending (a no-op when there are none). */
+    void flush() throws IOException {
+        if (sendEnd == 0) {
+            return;
+        }
+        send.limit(sendEnd).position(0);
+        try {
+            while (send.hasRemaining()) {
+                sc.write(send);
+            }
+        } finally {
+            sendEnd = 0;
+            send.clear();
+        }
+    }
+
+    /** True while frames wait in the send buffer for a {@link #flush}. */
+    boolean pending() {
+        return sendEnd != 0;
+    }
+
+    /** The send buffer, for writing a BHS at the index {@link #beginHot} returned. */
     ByteBuffer sendBuffer() {
-        return send.clear();
+        return send;
     }
 
     /**
@@ -116,32 +217,56 @@ final class PduChannel implements AutoCloseable {
      * stream is an {@link EOFException}.
      */
     DecodeResult receive() throws IOException {
-        return next() ? decoder.decode(recv, 0) : decoded;
+        if (!next()) {
+            return decoded;
+        }
+        recv.limit(rxStart);
+        try {
+            return decoder.decode(recv, frameAt);
+        } finally {
+            recv.limit(recv.capacity());
+        }
     }
 
     /**
-     * The reader's hot path: reads the next frame and returns true when it is a Data-In or SCSI Response without AHS
-     * whose digests check out — its BHS is then at index 0 of {@link #frame()} and its data segment at
+     * The reader's hot path: takes the next frame and returns true when it is a Data-In or SCSI Response without AHS
+     * whose digests check out — its BHS is then at {@link #frameAt()} of {@link #frame()} and its data segment at
      * {@link #hotDataAt()}, valid until the next read; nothing is allocated. Otherwise returns false and
      * {@link #decoded()} is the decoded PDU or error.
      */
     boolean next() throws IOException {
+        placed = false;
         int rest = readFrame();
+        if (placed) {
+            return true;
+        }
         if (rest < 0) {
-            decoded = decoder.oversize(recv, 0);
+            decoded = decoder.oversize(recv, frameAt);
             return false;
         }
         if (hot()) {
             return true;
         }
-        recv.limit(Bhs.LENGTH + rest);
-        decoded = decoder.decode(recv, 0);
-        recv.limit(recv.capacity());
+        recv.limit(rxStart);
+        try {
+            decoded = decoder.decode(recv, frameAt);
+        } finally {
+            recv.limit(recv.capacity());
+        }
         return false;
     }
 
     ByteBuffer frame() {
-        return recv;
+        return placed ? placedHeader : recv;
+    }
+
+    int frameAt() {
+        return placed ? 0 : frameAt;
+    }
+
+    /** True when the current hot frame's data is already in its command buffer (nothing at {@link #hotDataAt}). */
+    boolean placed() {
+        return placed;
     }
 
     int hotDataAt() {
@@ -158,15 +283,17 @@ final class PduChannel implements AutoCloseable {
 
     // RFC 7143 §11.7, §11.4, with the digests of §13.1; anything else goes through the full decoder.
     private boolean hot() {
-        int op = recv.get(0) & Bhs.OPCODE_MASK;
-        if ((op != Opcode.SCSI_DATA_IN.code && op != Opcode.SCSI_RESPONSE.code) || recv.get(Bhs.TOTAL_AHS_LENGTH) != 0) {
+        int f = frameAt;
+        int op = recv.get(f) & Bhs.OPCODE_MASK;
+        if ((op != Opcode.SCSI_DATA_IN.code && op != Opcode.SCSI_RESPONSE.code) || recv.get(f + Bhs.TOTAL_AHS_LENGTH) != 0) {
             return false;
         }
-        int dsl = (recv.get(Bhs.DATA_SEGMENT_LENGTH) & 0xff) << 16 | (recv.get(Bhs.DATA_SEGMENT_LENGTH + 1) & 0xff) << 8
-                | (recv.get(Bhs.DATA_SEGMENT_LENGTH + 2) & 0xff);
-        int at = Bhs.LENGTH;
+        int dsl = (recv.get(f + Bhs.DATA_SEGMENT_LENGTH) & 0xff) << 16
+                | (recv.get(f + Bhs.DATA_SEGMENT_LENGTH + 1) & 0xff) << 8
+                | (recv.get(f + Bhs.DATA_SEGMENT_LENGTH + 2) & 0xff);
+        int at = f + Bhs.LENGTH;
         if (headerDigest) {
-            if (digest.compute(recv, 0, Bhs.LENGTH) != Digest.get(recv, at)) {
+            if (digest.compute(recv, f, Bhs.LENGTH) != Digest.get(recv, at)) {
                 return false;   // the decoder reports it
             }
             at += Codes.DIGEST_LENGTH;
@@ -182,33 +309,136 @@ final class PduChannel implements AutoCloseable {
         return true;
     }
 
-    /** Reads one whole frame into {@code recv} at 0; returns the bytes after the BHS, or -1 when it is too large. */
+    /**
+     * Makes the next whole frame the current one (at {@link #frameAt}); returns the bytes after its BHS, or -1 when it
+     * is too large (then only its BHS is buffered).
+     */
     private int readFrame() throws IOException {
-        readFully(0, Bhs.LENGTH);
-        int rest = decoder.remainder(recv, 0);
+        fill(Bhs.LENGTH);
+        int rest = decoder.remainder(recv, rxStart);
         if (rest == PduDecoder.FRAME_TOO_LARGE) {
+            frameAt = rxStart;
+            rxStart += Bhs.LENGTH;
             return -1;
         }
+        if (placement != null && rest >= DIRECT_MIN && rxEnd - rxStart < Bhs.LENGTH + rest && place()) {
+            return rest;
+        }
         if (Bhs.LENGTH + rest > recv.capacity()) {   // only a large AHS can get here; bounded by OVERHEAD
-            ByteBuffer bigger = ByteBuffer.allocate(Bhs.LENGTH + rest);
-            bigger.put(0, recv, 0, Bhs.LENGTH);
+            ByteBuffer bigger = ByteBuffer.allocateDirect(Bhs.LENGTH + rest + BATCH);
+            bigger.put(0, recv, rxStart, rxEnd - rxStart);
+            rxEnd -= rxStart;
+            rxStart = 0;
             recv = bigger;
         }
-        readFully(Bhs.LENGTH, rest);
+        fill(Bhs.LENGTH + rest);
+        frameAt = rxStart;
+        rxStart += Bhs.LENGTH + rest;
         return rest;
     }
 
-    private void readFully(int at, int n) throws IOException {
-        int got = in.readNBytes(recv.array(), at, n);
-        if (got < n) {
-            throw new EOFException("connection closed by the target");
+    /**
+     * A Data-In whose data has not all arrived: its data goes from the socket straight into the command's buffer
+     * (what is already buffered is copied there first). Returns false, consuming nothing, when the frame is not such
+     * a Data-In or the placement refuses it. With a data digest the ordinary path checks the digest.
+     */
+    private boolean place() throws IOException {
+        if (dataDigest || readTimeoutMillis > 0) {
+            return false;
         }
+        int f = rxStart;
+        if ((recv.get(f) & Bhs.OPCODE_MASK) != Opcode.SCSI_DATA_IN.code || recv.get(f + Bhs.TOTAL_AHS_LENGTH) != 0) {
+            return false;
+        }
+        int dsl = (recv.get(f + Bhs.DATA_SEGMENT_LENGTH) & 0xff) << 16
+                | (recv.get(f + Bhs.DATA_SEGMENT_LENGTH + 1) & 0xff) << 8
+                | (recv.get(f + Bhs.DATA_SEGMENT_LENGTH + 2) & 0xff);
+        int header = Bhs.LENGTH + (headerDigest ? Codes.DIGEST_LENGTH : 0);
+        fill(header);
+        f = rxStart;   // fill may have moved the frame to the front
+        if (headerDigest && digest.compute(recv, f, Bhs.LENGTH) != Digest.get(recv, f + Bhs.LENGTH)) {
+            return false;   // the decoder reports it
+        }
+        int itt = recv.getInt(f + Bhs.INITIATOR_TASK_TAG);
+        if (!placement.begin(itt, recv.getInt(f + Bhs.Data.BUFFER_OFFSET) & 0xffff_ffffL, dsl)) {
+            return false;
+        }
+        try {
+            ByteBuffer dst = placement.target();
+            int at = placement.targetAt();
+            int have = Math.min(dsl, rxEnd - (f + header));
+            dst.put(at, recv, f + header, have);
+            placedHeader.put(0, recv, f, Bhs.LENGTH);
+            rxStart = f + header + have;
+            ByteBuffer rest = dst.slice(at + have, dsl - have);
+            while (rest.hasRemaining()) {
+                if (sc.read(rest) < 0) {
+                    throw new EOFException("connection closed by the target");
+                }
+            }
+        } finally {
+            placement.end();
+        }
+        int pad = ((dsl + 3) & ~3) - dsl;   // RFC 7143 §11.2.4: the segment is padded to a word
+        if (pad > 0) {
+            fill(pad);
+            rxStart += pad;
+        }
+        hotDataAt = -1;
+        hotDataLength = dsl;
+        placed = true;
+        return true;
+    }
+
+    /** Reads until at least {@code n} unconsumed bytes are buffered, moving them to the front when the tail is short. */
+    private void fill(int n) throws IOException {
+        if (rxEnd - rxStart >= n) {
+            return;
+        }
+        if (rxStart + n > recv.capacity()) {
+            recv.limit(rxEnd).position(rxStart);
+            recv.compact();   // the source and destination may overlap: compact() is defined for that
+            recv.clear();
+            rxEnd -= rxStart;
+            rxStart = 0;
+        } else if (rxStart == rxEnd) {
+            rxStart = rxEnd = 0;
+        }
+        while (rxEnd - rxStart < n) {
+            int got = readTimeoutMillis > 0 ? timedRead() : channelRead();
+            if (got < 0) {
+                throw new EOFException("connection closed by the target");
+            }
+            rxEnd += got;
+        }
+    }
+
+    private int channelRead() throws IOException {
+        recv.limit(recv.capacity()).position(rxEnd);
+        try {
+            return sc.read(recv);
+        } finally {
+            recv.clear();
+        }
+    }
+
+    /** A read bounded by SO_TIMEOUT through the socket's stream (login and discovery only: not the fast path). */
+    private int timedRead() throws IOException {
+        int room = recv.capacity() - rxEnd;
+        if (timedScratch == null || timedScratch.length < room) {
+            timedScratch = new byte[room];
+        }
+        int got = timedIn.read(timedScratch, 0, room);
+        if (got > 0) {
+            recv.put(rxEnd, timedScratch, 0, got);
+        }
+        return got;
     }
 
     @Override
     public void close() {
         try {
-            socket.close();
+            sc.close();
         } catch (IOException e) {
             // closing a socket that is already broken: nothing more to release
         }

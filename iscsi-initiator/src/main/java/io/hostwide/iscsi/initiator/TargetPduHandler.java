@@ -69,21 +69,27 @@ final class TargetPduHandler {
     }
 
     /**
-     * The hot path: a Data-In or SCSI Response read in place (BHS at 0 of {@code f}, data at {@code at}), fields by
+     * The hot path: a Data-In or SCSI Response read in place (BHS at {@code b} of {@code f}, data at {@code at}, or
+     * {@code at} = -1 for a Data-In whose data the reader already placed in the command's buffer), fields by
      * the {@link Bhs} offsets the records use; nothing is allocated.
      */
-    String handleHot(IscsiConnection c, ByteBuffer f, int at, int len) {
-        int flags = f.get(Bhs.FLAGS);
-        if ((f.get(Bhs.OPCODE) & Bhs.OPCODE_MASK) == Opcode.SCSI_DATA_IN.code) {
+    String handleHot(IscsiConnection c, ByteBuffer f, int b, int at, int len) {
+        int flags = f.get(b + Bhs.FLAGS);
+        if ((f.get(b + Bhs.OPCODE) & Bhs.OPCODE_MASK) == Opcode.SCSI_DATA_IN.code) {
             return dataIn(c, (flags & Flags.DATA_IN_STATUS) != 0, (flags & Flags.DATA_IN_UNDERFLOW) != 0,
-                    f.get(Bhs.Data.STATUS) & 0xff, f.getInt(Bhs.INITIATOR_TASK_TAG), f.getInt(Bhs.STAT_SN),
-                    f.getInt(Bhs.EXP_CMD_SN), f.getInt(Bhs.MAX_CMD_SN), f.getInt(Bhs.Data.BUFFER_OFFSET),
-                    f.getInt(Bhs.Data.RESIDUAL_COUNT), f, at, len);
+                    f.get(b + Bhs.Data.STATUS) & 0xff, f.getInt(b + Bhs.INITIATOR_TASK_TAG), f.getInt(b + Bhs.STAT_SN),
+                    f.getInt(b + Bhs.EXP_CMD_SN), f.getInt(b + Bhs.MAX_CMD_SN), f.getInt(b + Bhs.Data.BUFFER_OFFSET),
+                    f.getInt(b + Bhs.Data.RESIDUAL_COUNT), f, at, len);
         }
-        return scsiResponse(c, (flags & Flags.SCSI_RESPONSE_UNDERFLOW) != 0, f.get(Bhs.ScsiResponse.RESPONSE) & 0xff,
-                f.get(Bhs.ScsiResponse.STATUS) & 0xff, f.getInt(Bhs.INITIATOR_TASK_TAG), f.getInt(Bhs.STAT_SN),
-                f.getInt(Bhs.EXP_CMD_SN), f.getInt(Bhs.MAX_CMD_SN), f.getInt(Bhs.ScsiResponse.RESIDUAL_COUNT), f, at,
-                len);
+        return scsiResponse(c, (flags & Flags.SCSI_RESPONSE_UNDERFLOW) != 0,
+                f.get(b + Bhs.ScsiResponse.RESPONSE) & 0xff, f.get(b + Bhs.ScsiResponse.STATUS) & 0xff,
+                f.getInt(b + Bhs.INITIATOR_TASK_TAG), f.getInt(b + Bhs.STAT_SN), f.getInt(b + Bhs.EXP_CMD_SN),
+                f.getInt(b + Bhs.MAX_CMD_SN), f.getInt(b + Bhs.ScsiResponse.RESIDUAL_COUNT), f, at, len);
+    }
+
+    /** {@link #live} for the connection's direct placement of Data-In. */
+    IscsiTask liveTask(int itt) {
+        return live(itt);
     }
 
     /** The task of a live issue, or null for a stale ITT (an issue already ended: the PDU is dropped). */
@@ -111,7 +117,9 @@ final class TargetPduHandler {
                     + cmd.transferLength() + ")";
         }
         stats.dataInPdus.increment();
-        if (len > 0) {
+        if (len > 0 && at < 0) {
+            t.received += len;   // already placed in the buffer by the reader (PduChannel.Placement)
+        } else if (len > 0) {
             if (!t.beginCopy(itt)) {
                 return null;   // ended meanwhile (abort, reset): its buffer is not ours any more
             }

@@ -6,6 +6,7 @@ import io.hostwide.iscsi.pdu.DataOut;
 import io.hostwide.iscsi.pdu.ScsiCommand;
 import io.hostwide.iscsi.spec.Bhs;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -28,15 +29,18 @@ class HotHeadersTest {
             int cmdSn = r.nextInt();
             int expStatSn = r.nextInt();
             int dsl = i < 4 ? (1 << 23) + r.nextInt(1 << 23) : r.nextInt(1 << 16);   // a few use the third byte
-            ByteBuffer hot = ByteBuffer.allocate(Bhs.LENGTH);
-            for (int k = 0; k < Bhs.LENGTH; k++) {
-                hot.put(k, (byte) 0x5a);   // stale bytes must be overwritten
+            int at = i % 3 == 0 ? 0 : r.nextInt(200);   // behind frames already batched in the send buffer
+            ByteBuffer hot = ByteBuffer.allocate(at + Bhs.LENGTH + 8);
+            for (int k = 0; k < hot.capacity(); k++) {
+                hot.put(k, (byte) 0x5a);   // stale bytes must be overwritten, the neighbours' left alone
             }
-            HotHeaders.scsiCommand(hot, fin, read, write, attr, lun, itt, edtl, cmdSn, expStatSn, cdb, cdbLen, dsl);
+            HotHeaders.scsiCommand(hot, at, fin, read, write, attr, lun, itt, edtl, cmdSn, expStatSn, cdb, cdbLen,
+                    dsl);
             ByteBuffer rec = ByteBuffer.allocate(Bhs.LENGTH);
             new ScsiCommand(false, fin, read, write, attr, lun, itt, edtl, cmdSn, expStatSn,
                     ByteBuffer.wrap(cdb, 0, cdbLen), -1, ByteBuffer.allocate(dsl)).writeBhs(rec, 0);
-            assertThat(hot.array()).isEqualTo(rec.array());
+            assertThat(Arrays.copyOfRange(hot.array(), at, at + Bhs.LENGTH)).isEqualTo(rec.array());
+            assertUntouchedOutside(hot, at);
         }
     }
 
@@ -52,11 +56,24 @@ class HotHeadersTest {
             int dataSn = r.nextInt();
             int off = r.nextInt();
             int dsl = i < 4 ? (1 << 23) + r.nextInt(1 << 23) : 1 + r.nextInt(1 << 16);
-            ByteBuffer hot = ByteBuffer.allocate(Bhs.LENGTH);
-            HotHeaders.dataOut(hot, fin, lun, itt, ttt, expStatSn, dataSn, off, dsl);
+            int at = i % 3 == 0 ? 0 : r.nextInt(200);
+            ByteBuffer hot = ByteBuffer.allocate(at + Bhs.LENGTH + 8);
+            for (int k = 0; k < hot.capacity(); k++) {
+                hot.put(k, (byte) 0x5a);
+            }
+            HotHeaders.dataOut(hot, at, fin, lun, itt, ttt, expStatSn, dataSn, off, dsl);
             ByteBuffer rec = ByteBuffer.allocate(Bhs.LENGTH);
             new DataOut(fin, lun, itt, ttt, expStatSn, dataSn, off, ByteBuffer.allocate(dsl)).writeBhs(rec, 0);
-            assertThat(hot.array()).isEqualTo(rec.array());
+            assertThat(Arrays.copyOfRange(hot.array(), at, at + Bhs.LENGTH)).isEqualTo(rec.array());
+            assertUntouchedOutside(hot, at);
+        }
+    }
+
+    private static void assertUntouchedOutside(ByteBuffer hot, int at) {
+        for (int k = 0; k < hot.capacity(); k++) {
+            if (k < at || k >= at + Bhs.LENGTH) {
+                assertThat(hot.get(k)).as("byte %d outside the BHS at %d", k, at).isEqualTo((byte) 0x5a);
+            }
         }
     }
 }

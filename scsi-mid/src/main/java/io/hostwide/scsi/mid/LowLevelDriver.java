@@ -23,8 +23,16 @@ public interface LowLevelDriver {
 
     String name();
 
-    /** {@code queuecommand}. */
+    /** {@code queuecommand}; see {@link ScsiCmnd#isLast()} for batching. */
     int queueCommand(ScsiCmnd cmd);
+
+    /**
+     * {@code commit_rqs}: a batch on hardware queue {@code hwQueue} ended without a command marked {@link
+     * ScsiCmnd#isLast() last} (the last one was refused or failed before reaching the driver), so send what this
+     * driver held back. Drivers that never hold commands back need not implement it.
+     */
+    default void commitRqs(int hwQueue) {
+    }
 
     /** {@code eh_abort_handler} (ABORT TASK). */
     default EhResult ehAbort(ScsiCmnd cmd) {

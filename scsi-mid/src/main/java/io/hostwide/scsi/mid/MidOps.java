@@ -57,6 +57,12 @@ final class MidOps implements BlkMqOps {
         ((ScsiDevice) q.queuedata).putBudget(token);
     }
 
+    /** {@code scsi_commit_rqs}: the host template's {@code commit_rqs} with the hardware queue's number. */
+    @Override
+    public void commitRqs(Hctx hctx) {
+        host.lld.commitRqs(hctx.queueNum());
+    }
+
     /**
      * {@code scsi_queue_rq} (digest §4.4): device state, host recovery, target and host readiness, prepare once
      * (DONTPREP), start, {@code queuecommand}. A refusal sets the blocked counter, undoes the busy counts and
@@ -97,6 +103,7 @@ final class MidOps implements BlkMqOps {
         }
         cmd.resetForPrep();
         sdev.iorequestCnt.incrementAndGet();
+        cmd.last = last;
         cmd.markIssued();
         rq.start();
         int rtn;

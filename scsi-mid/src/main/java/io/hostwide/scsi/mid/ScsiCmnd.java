@@ -62,6 +62,11 @@ public final class ScsiCmnd {
     int allowed;
     long firstIssueNanos;
     boolean abortAttempted;
+    /**
+     * {@code SCMD_LAST}: no further command follows this one in the current batch (the block layer's {@code bd->last}).
+     * Written by the issuing thread before {@code queuecommand}, read by the driver inside it.
+     */
+    boolean last = true;
     /** Internal commands: signalled when finished. */
     InternalWaiter waiter;
     private Object lldPrivate;
@@ -106,6 +111,13 @@ public final class ScsiCmnd {
     public int hwQueue() { return rq == null ? 0 : rq.hctx().queueNum(); }
 
     public boolean isInternal() { return rq == null; }
+
+    /**
+     * {@code SCMD_LAST}: true when no further command follows in this batch, so the driver should ring its doorbell
+     * (send) now; when false the driver may hold the command back until one that is, or {@link
+     * LowLevelDriver#commitRqs}. Internal commands are always last.
+     */
+    public boolean isLast() { return last; }
 
     public Object lldPrivate() { return lldPrivate; }
 

@@ -19,6 +19,10 @@ final class FakeLld implements LowLevelDriver {
     /** Return code per queuecommand call (OK unless the test says otherwise). */
     ToIntFunction<ScsiCmnd> refuse = c -> OK;
     int queueCommandCalls;
+    /** {@link ScsiCmnd#isLast()} of each block command offered, refused ones included. */
+    final List<Boolean> lastFlags = new ArrayList<>();
+    /** The hardware queue of each {@code commit_rqs} call. */
+    final List<Integer> commits = new ArrayList<>();
     EhResult abortResult = EhResult.FAILED;
     EhResult lunResetResult = EhResult.FAILED;
     EhResult targetResetResult = EhResult.FAILED;
@@ -37,6 +41,7 @@ final class FakeLld implements LowLevelDriver {
             return OK;
         }
         queueCommandCalls++;
+        lastFlags.add(cmd.isLast());
         int r = refuse.applyAsInt(cmd);
         if (r != OK) {
             log.add("refused " + Integer.toHexString(r));
@@ -44,6 +49,11 @@ final class FakeLld implements LowLevelDriver {
         }
         issued.add(cmd);
         return OK;
+    }
+
+    @Override
+    public synchronized void commitRqs(int hwQueue) {
+        commits.add(hwQueue);
     }
 
     synchronized ScsiCmnd take() {
