@@ -274,7 +274,7 @@ public final class FileBackstore implements Backstore {
         String unmap = !thin ? "" : deallocates() ? ", UNMAP punches holes"
                 : ", UNMAP writes zeros (" + holes.describe() + ")";
         return "file " + path + " " + blockCount * blockSize + " bytes, " + blockSize + "-byte blocks" + unmap
-                + (alignment != 0 ? ", O_DIRECT" : "") + (nowait.available() ? ", reads " + nowait.describe() : "");
+                + (alignment != 0 ? ", O_DIRECT" : "") + (nowait.available() ? ", " + nowait.describe() : "");
     }
 
     @Override

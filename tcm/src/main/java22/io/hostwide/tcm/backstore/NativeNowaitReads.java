@@ -125,8 +125,9 @@ final class NativeNowaitReads implements NowaitReads {
                 throw new IOException("no /proc/self/fd to reopen " + path + " by descriptor");
             }
             int flags = probe(fd, path);
-            return new NativeNowaitReads(path, fd, proc, flags,
-                    flags == RWF_NOWAIT ? "preadv2(RWF_NOWAIT)" : "memory filesystem, read inline");
+            String how = flags == RWF_NOWAIT ? "page-cache reads inline (preadv2 RWF_NOWAIT)"
+                    : "reads inline (memory filesystem)";
+            return new NativeNowaitReads(path, fd, proc, flags, how);
         } catch (IOException | RuntimeException e) {
             closeFd(fd);
             throw e;
