@@ -5,7 +5,7 @@
 # other (A B C, then B C A, ...), and reports the median per target and the ratios hostwide/tgtd.
 #
 #   bench/scripts/iscsi-vs-tgt.sh [--quick] [--rounds N] [--secs S] [--json FILE] [--plot FILE.svg]
-#                                 [--jar HOSTWIDE.JAR] [--poll-us N] [--only REGEX]
+#                                 [--jar HOSTWIDE.JAR] [--baseline-jar BEFORE.JAR] [--poll-us N] [--only REGEX]
 #
 # Matrix (the full run; --quick is a handful of cells with 3 s rounds, for development):
 #   4 KiB random read and write at QD 1/16/64; 64 KiB and 1 MiB sequential read and write at QD 1/4/16;
@@ -22,12 +22,14 @@
 # it never enters a median. Needs root (tgtd), tgt, libiscsi-bin, qemu-utils, iperf3, stress-ng, python3; as root,
 # missing packages are installed with apt-get, otherwise the script says which to install.
 # --jar runs that hostwide.jar for serve and the initiator (e.g. a build of another commit, for before/after);
-# by default the worktree's ./hostwide is built and its jar used. --only runs the cells whose name matches REGEX
+# by default the worktree's ./hostwide is built and its jar used. --baseline-jar serves a file LUN from a second
+# `hostwide serve` run from that jar (its own file in /dev/shm, same shape) as one more target, "hostwide-base", in
+# the same rotation: before/after in one run, printed as file/base beside file/tgtd. --only runs the cells whose name matches REGEX
 # (names as printed, e.g. 'read-1m'). --plot writes an SVG bar chart of the ratios (no chart library: the plot
 # of item 5 is `bench --plot`; this is the script's own quick look).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-quick=0 rounds="" secs="" json="" plot="" jar="" poll="" only=""
+quick=0 rounds="" secs="" json="" plot="" jar="" base="" poll="" only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
     --json) json=$2; shift ;;
     --plot) plot=$2; shift ;;
     --jar) jar=$2; shift ;;
+    --baseline-jar) base=$2; shift ;;
     --poll-us) poll=$2; shift ;;
     --only) only=$2; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -71,20 +74,21 @@ if [ -z "$jar" ]; then
   jar="$root/cli/target/hostwide.jar"
 fi
 [ -f "$jar" ] || { echo "iscsi-vs-tgt.sh: no such jar: $jar" >&2; exit 1; }
+[ -z "$base" ] || [ -f "$base" ] || { echo "iscsi-vs-tgt.sh: no such jar: $base (--baseline-jar)" >&2; exit 1; }
 
 work=$(mktemp -d /tmp/hostwide-vs-tgt.XXXXXX)
-tfile=/dev/shm/hostwide-vs-tgt.$$.tgt.img; hfile=/dev/shm/hostwide-vs-tgt.$$.hw.img
+tfile=/dev/shm/hostwide-vs-tgt.$$.tgt.img; hfile=/dev/shm/hostwide-vs-tgt.$$.hw.img; bfile=/dev/shm/hostwide-vs-tgt.$$.base.img
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 pick_port() { local p; while :; do p=$((20000 + RANDOM % 30000)); port_free $p && [[ " $* " != *" $p "* ]] && { echo $p; return; }; done; }
 wait_port() { for _ in $(seq 1 300); do port_free "$1" || return 0; sleep 0.1; done; return 1; }
-tport=$(pick_port); hport=$(pick_port "$tport"); iport=$(pick_port "$tport" "$hport")
+tport=$(pick_port); hport=$(pick_port "$tport"); iport=$(pick_port "$tport" "$hport"); bport=$(pick_port "$tport" "$hport" "$iport")
 tiqn=iqn.2026-12.org.tgt:bench; hiqn=iqn.2026-12.io.hostwide:bench
 pids=() stress=""
 cleanup() {
   [ -n "$stress" ] && kill "$stress" 2>/dev/null
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   sleep 0.5; for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-  rm -f "$tfile" "$hfile"; rm -rf "$work"
+  rm -f "$tfile" "$hfile" "$bfile"; rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
 
@@ -111,12 +115,28 @@ EOF
   --config "$work/serve.json" --admin-socket "$work/admin.sock" ${poll:+--poll-us "$poll"} \
   >"$work/hostwide.log" 2>&1 & pids+=($!); disown $!
 wait_port $hport || { echo "hostwide serve did not start: $(tail "$work/hostwide.log")" >&2; exit 1; }
+if [ -n "$base" ]; then # the same file LUN from the baseline jar, for before/after in the same rotation
+  truncate -s 1G "$bfile"
+  cat >"$work/base.json" <<EOF
+{
+  "portals": ["127.0.0.1:$bport"],
+  "backstores": { "file0": { "type": "file", "path": "$bfile", "size": "1g", "block_size": 512, "write_cache": true } },
+  "targets": [ { "name": "$hiqn", "luns": [ { "lun": 0, "backstore": "file0" } ] } ]
+}
+EOF
+  # shellcheck disable=SC2046 # the option strings split into words on purpose
+  "$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory 2g) -jar "$base" serve --memory 2g \
+    --config "$work/base.json" --admin-socket "$work/base.sock" ${poll:+--poll-us "$poll"} \
+    >"$work/base.log" 2>&1 & pids+=($!); disown $!
+  wait_port $bport || { echo "baseline hostwide serve did not start: $(tail "$work/base.log")" >&2; exit 1; }
+fi
 iperf3 -s -p "$iport" >"$work/iperf3-server.log" 2>&1 & pids+=($!); disown $!
 wait_port "$iport" || { echo "iperf3 -s did not start: $(cat "$work/iperf3-server.log")" >&2; exit 1; }
 
 declare -A url=([tgtd]="iscsi://127.0.0.1:$tport/$tiqn/1" [hostwide-file]="iscsi://127.0.0.1:$hport/$hiqn/0"
                 [hostwide-ram]="iscsi://127.0.0.1:$hport/$hiqn/1")
 targets=(tgtd hostwide-file hostwide-ram)
+if [ -n "$base" ]; then url[hostwide-base]="iscsi://127.0.0.1:$bport/$hiqn/0"; targets+=(hostwide-base); fi
 for t in "${targets[@]}"; do
   b=$(iscsi-readcapacity16 "${url[$t]}" | awk -F: '/LOGICAL BLOCK LENGTH/ {print $2+0}')
   [ "$b" = 512 ] || { echo "iscsi-vs-tgt.sh: $t: block length '$b', expected 512" >&2; exit 1; }
@@ -194,7 +214,7 @@ iperf() { # one iperf3 single-stream loopback run, bytes per second
 start_stress() { stress-ng --cpu "$(nproc)" --timeout 0 >"$work/stress.log" 2>&1 & stress=$!; sleep 1; }
 stop_stress() { kill "$stress"; wait "$stress" 2>/dev/null || true; stress=""; }
 
-echo "iscsi-vs-tgt.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar" >&2
+echo "iscsi-vs-tgt.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar${base:+, baseline $base}" >&2
 for r in $(seq 1 "$rounds"); do
   v=$(iperf) && [ "${v%.*}" -gt 0 ] || { echo "iscsi-vs-tgt.sh: iperf3 round $r failed: $(cat "$work/iperf3.json")" >&2; exit 1; }
   printf "iperf3\tiperf3\tloopback\t%s\t%s\n" "$r" "$v" >>"$results"
@@ -210,8 +230,8 @@ for c in "${cells[@]}"; do
       qc=$((qc / n > 16 ? qc / n : 16))
     fi
     for r in $(seq 1 "$rounds"); do
-      for k in 0 1 2; do # rotate the order each round: A B C, B C A, C A B
-        t=${targets[$(( (k + r - 1) % 3 ))]}
+      for k in "${!targets[@]}"; do # rotate the order each round: A B C, B C A, C A B (A B C D with a baseline)
+        t=${targets[$(( (k + r - 1) % ${#targets[@]} ))]}
         v=$(run "$client" "$t" "$rw" "$bs" "$qd" "$n") || v=0
         if [ "$(awk -v v="$v" 'BEGIN {print (v > 0)}')" != 1 ]; then
           [ -n "$stress" ] && stop_stress

@@ -11,6 +11,7 @@ import sys
 from collections import defaultdict
 
 TARGETS = ["tgtd", "hostwide-file", "hostwide-ram"]
+BASE = "hostwide-base"  # --baseline-jar: the same file LUN from another build, for before/after in one run
 SIZES = {"4k": 4096, "64k": 65536, "1m": 1048576}
 MIB = 1 << 20
 
@@ -31,24 +32,32 @@ def load(path):
     return order, rounds
 
 
+def targets_of(rounds):
+    return TARGETS + ([BASE] if any(k[2] == BASE for k in rounds) else [])
+
+
 def rows(order, rounds):
     iperf = statistics.median(rounds[("iperf3", "iperf3", "loopback")])
+    targets = targets_of(rounds)
     out = []
     for cell, client in order:
         if cell == "iperf3":
             continue
         bs = block_size(cell)
-        med = {t: statistics.median(rounds[(cell, client, t)]) for t in TARGETS}
+        med = {t: statistics.median(rounds[(cell, client, t)]) for t in targets}
         row = {
             "cell": cell, "client": client, "block_size": bs,
-            "rounds": {t: rounds[(cell, client, t)] for t in TARGETS},
+            "rounds": {t: rounds[(cell, client, t)] for t in targets},
             "median_iops": med,
-            "median_mib_s": {t: med[t] * bs / MIB for t in TARGETS},
+            "median_mib_s": {t: med[t] * bs / MIB for t in targets},
             "ratio_file": med["hostwide-file"] / med["tgtd"],
             "ratio_ram": med["hostwide-ram"] / med["tgtd"],
         }
+        if BASE in med:
+            row["ratio_base"] = med[BASE] / med["tgtd"]
+            row["ratio_file_to_base"] = med["hostwide-file"] / med[BASE]
         if bs >= 65536:
-            row["share_of_iperf3"] = {t: med[t] * bs / iperf for t in TARGETS}
+            row["share_of_iperf3"] = {t: med[t] * bs / iperf for t in targets}
         out.append(row)
     return iperf, out
 
@@ -64,6 +73,14 @@ def table(iperf, out, secs, nrounds):
         share = f"{100 * r['share_of_iperf3']['hostwide-file']:.0f}%" if "share_of_iperf3" in r else ""
         print(f"{r['cell']:<26} {r['client']:<10} {m['tgtd']:>10.0f} {m['hostwide-file']:>10.0f} "
               f"{m['hostwide-ram']:>10.0f} {r['ratio_file']:>8.2f}x {r['ratio_ram']:>8.2f}x  {mib:<24} {share:>16}")
+    if any("ratio_base" in r for r in out):
+        print(f"\nbaseline (--baseline-jar): the same file LUN served by the other build, in the same rotation")
+        print(f"{'cell':<26} {'client':<10} {'hw-base':>10} {'hw-file':>10} {'base/tgtd':>9} {'file/tgtd':>9} "
+              f"{'file/base':>9}")
+        for r in out:
+            m = r["median_iops"]
+            print(f"{r['cell']:<26} {r['client']:<10} {m[BASE]:>10.0f} {m['hostwide-file']:>10.0f} "
+                  f"{r['ratio_base']:>8.2f}x {r['ratio_file']:>8.2f}x {r['ratio_file_to_base']:>8.2f}x")
 
 
 def svg(out, path):

@@ -108,7 +108,9 @@ class FileBackstoreTest {
 
     @Test
     void completionRunsOnAnIoThreadNotTheSubmitter(@TempDir Path dir) throws Exception {
-        FileBackstore file = new FileBackstore(dir.resolve("lun1.img"), 1 << 20, BLOCK, false);
+        // without non-blocking reads: a read of a cached page would complete on the submitter (NowaitReadTest)
+        FileBackstore file = new FileBackstore(dir.resolve("lun1.img"), 1 << 20, BLOCK,
+                FileBackstore.Options.of(false).nowaitReads(false));
         try (Harness h = new Harness(new DeviceAttributes(), file)) {
             Thread submitter = Thread.currentThread();
             Thread[] completer = new Thread[1];

@@ -15,13 +15,20 @@ import java.util.List;
 
 /**
  * An open file backstore: the channel that carries data, the {@link FileHoles} that deallocate and find holes,
- * and the alignment O_DIRECT imposes (0 without it).
+ * the {@link NowaitReads} that read from the page cache without blocking, and the alignment O_DIRECT imposes (0
+ * without it).
  *
- * <p>Native hole support needs a file descriptor, which FileChannel does not expose. The native side therefore
- * opens the path itself, and the channel is then opened through {@code /proc/self/fd/N}: both name the very same
- * inode, even if the path is renamed or replaced in between (opening the path twice could reach two files).
+ * <p>Native hole support and non-blocking reads need a file descriptor, which FileChannel does not expose. The
+ * native side therefore opens the path itself (the reader through the holes' descriptor when there is one), and
+ * the channel is then opened through {@code /proc/self/fd/N}: all name the very same inode, even if the path is
+ * renamed or replaced in between (opening the path twice could reach two files).
  */
-record FileAccess(FileChannel channel, FileHoles holes, int directAlignment) implements Closeable {
+record FileAccess(FileChannel channel, FileHoles holes, NowaitReads reads, int directAlignment) implements Closeable {
+
+    /** Without non-blocking reads (tests that substitute the holes). */
+    FileAccess(FileChannel channel, FileHoles holes, int directAlignment) {
+        this(channel, holes, NowaitReads.none("not requested"), directAlignment);
+    }
 
     /** How the channel is opened; tests substitute one that fails like a filesystem refusing O_DIRECT. */
     @FunctionalInterface
@@ -50,19 +57,31 @@ record FileAccess(FileChannel channel, FileHoles holes, int directAlignment) imp
      *
      * @param direct      O_DIRECT; the filesystem must accept it, else an IOException that says so
      * @param nativeHoles use native hole punching and SEEK_DATA/SEEK_HOLE when this runtime and OS offer them
+     * @param nowaitReads read without blocking when the data is in memory, where this runtime, OS and filesystem
+     *                    offer it; never with O_DIRECT, whose reads bypass the page cache
      */
-    static FileAccess open(Path path, boolean direct, boolean nativeHoles, Opener opener) throws IOException {
+    static FileAccess open(Path path, boolean direct, boolean nativeHoles, boolean nowaitReads, Opener opener)
+            throws IOException {
         FileHoles holes = nativeHoles ? NativeLoader.open(path) : new PortableFileHoles("not requested");
+        NowaitReads reads = NowaitReads.none(direct ? "not with O_DIRECT" : "not requested");
         try {
             Path via = holes.sameFile(path);
+            if (nowaitReads && !direct) {
+                reads = NowaitLoader.open(path, via);
+                via = reads.sameFile(via);
+            }
             FileChannel ch = openChannel(path, via, direct, opener);
             int alignment = 0;
             if (direct) {
                 alignment = directAlignment(path, ch);
             }
-            return new FileAccess(ch, holes, alignment);
+            return new FileAccess(ch, holes, reads, alignment);
         } catch (IOException | RuntimeException e) {
-            holes.close();
+            try {
+                reads.close();
+            } finally {
+                holes.close();
+            }
             throw e;
         }
     }
@@ -123,7 +142,50 @@ record FileAccess(FileChannel channel, FileHoles holes, int directAlignment) imp
         try {
             channel.close();
         } finally {
-            holes.close();
+            try {
+                reads.close();
+            } finally {
+                holes.close();
+            }
+        }
+    }
+
+    /** Loads NativeNowaitReads (compiled for Java 22) only where it can work; otherwise a reader saying why not. */
+    static final class NowaitLoader {
+        private NowaitLoader() {}
+
+        private static final Java22Native NATIVE = Java22Native.find("NativeNowaitReads", NowaitReads.class,
+                "non-blocking reads");
+        private static final MethodHandle OPEN = NATIVE.open();
+
+        /**
+         * @param via the path to open: the holes' {@code /proc/self/fd} path, or {@code path} itself, which is then
+         *            created when absent (the native open does not create)
+         */
+        static NowaitReads open(Path path, Path via) throws IOException {
+            if (OPEN == null) {
+                return NowaitReads.none(NATIVE.unavailable());
+            }
+            if (via.equals(path)) {
+                try {
+                    Files.createFile(path);
+                } catch (FileAlreadyExistsException exists) {
+                    // the common case
+                } catch (NoSuchFileException e) {
+                    throw new NoSuchFileException(path.toString(), null, "parent directory does not exist");
+                }
+            }
+            try {
+                return (NowaitReads) OPEN.invoke(via);
+            } catch (IOException e) { // e.g. a filesystem that refuses RWF_NOWAIT: say so in the description
+                return NowaitReads.none(e.getMessage());
+            } catch (RuntimeException | LinkageError e) { // e.g. IllegalCallerException: native access denied
+                return NowaitReads.none("native access unavailable: " + e);
+            } catch (Error e) {
+                throw e;
+            } catch (Throwable t) { // NativeNowaitReads.open declares IOException only
+                throw new IllegalStateException(t);
+            }
         }
     }
 

@@ -34,19 +34,24 @@ public final class FileBackstore implements Backstore {
      * @param direct      open with O_DIRECT
      * @param nativeHoles use native hole punching and SEEK_DATA/SEEK_HOLE when available (false forces the
      *                    portable fallback: zeros, everything reported mapped)
+     * @param nowaitReads let the core read data that is in memory on the thread that received the command
+     *                    ({@link #tryReadNow}) when available; false sends every read through the I/O queue
      */
-    public record Options(boolean thin, boolean direct, boolean nativeHoles) {
-        public static Options of(boolean thin) { return new Options(thin, false, true); }
+    public record Options(boolean thin, boolean direct, boolean nativeHoles, boolean nowaitReads) {
+        public static Options of(boolean thin) { return new Options(thin, false, true, true); }
 
-        public Options direct(boolean v) { return new Options(thin, v, nativeHoles); }
+        public Options direct(boolean v) { return new Options(thin, v, nativeHoles, nowaitReads); }
 
-        public Options nativeHoles(boolean v) { return new Options(thin, direct, v); }
+        public Options nativeHoles(boolean v) { return new Options(thin, direct, v, nowaitReads); }
+
+        public Options nowaitReads(boolean v) { return new Options(thin, direct, nativeHoles, v); }
     }
 
     private final Path path;
     private final FileAccess file;
     private final FileChannel channel;
     private final FileHoles holes;
+    private final NowaitReads nowait;
     private final int blockSize;
     private volatile long blockCount; // resize: read by every command's range check
     private final boolean thin;
@@ -77,7 +82,8 @@ public final class FileBackstore implements Backstore {
         if (blockSize < 512 || Integer.bitCount(blockSize) != 1) {
             throw new IllegalArgumentException("block size must be a power of two >= 512: " + blockSize);
         }
-        return FileAccess.open(path, options.direct(), options.thin() && options.nativeHoles(), opener);
+        return FileAccess.open(path, options.direct(), options.thin() && options.nativeHoles(), options.nowaitReads(),
+                opener);
     }
 
     /** Over an already open file (tests substitute the {@link FileHoles}); closes it if the backstore is refused. */
@@ -88,6 +94,7 @@ public final class FileBackstore implements Backstore {
         this.file = file;
         this.channel = file.channel();
         this.holes = file.holes();
+        this.nowait = file.reads();
         this.alignment = file.directAlignment();
         try {
             if (alignment > blockSize) {
@@ -164,6 +171,25 @@ public final class FileBackstore implements Backstore {
 
     @Override
     public void read(long lba, ByteBuffer dst) throws IOException { io.read(lba * blockSize, dst); }
+
+    @Override
+    public boolean readsNow() { return nowait.available(); }
+
+    /**
+     * From the page cache (or a tmpfs page) through this backstore's own descriptor, see {@code NativeNowaitReads};
+     * a short read (part of the range not cached, or the file shortened behind our back) counts as a refusal, and
+     * the I/O queue then reads the whole range through the channel.
+     */
+    @Override
+    public boolean tryReadNow(long lba, ByteBuffer dst) throws IOException {
+        int start = dst.position();
+        int want = dst.remaining();
+        if (nowait.read(lba * blockSize, dst) == want) {
+            return true;
+        }
+        dst.position(start);
+        return false;
+    }
 
     @Override
     public void write(long lba, ByteBuffer src, boolean fua) throws IOException {
@@ -248,7 +274,7 @@ public final class FileBackstore implements Backstore {
         String unmap = !thin ? "" : deallocates() ? ", UNMAP punches holes"
                 : ", UNMAP writes zeros (" + holes.describe() + ")";
         return "file " + path + " " + blockCount * blockSize + " bytes, " + blockSize + "-byte blocks" + unmap
-                + (alignment != 0 ? ", O_DIRECT" : "");
+                + (alignment != 0 ? ", O_DIRECT" : "") + (nowait.available() ? ", " + nowait.describe() : "");
     }
 
     @Override

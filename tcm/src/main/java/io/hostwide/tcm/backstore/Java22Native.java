@@ -21,11 +21,15 @@ record Java22Native(MethodHandle open, String unavailable) {
      * @param what the native support it gives, for messages ("block ioctls", "fallocate/SEEK_HOLE")
      */
     static Java22Native find(String simpleName, Class<?> returns, String what) {
-        int feature = Runtime.version().feature();
+        return find(simpleName, returns, what, Runtime.version().feature(), System.getProperty("os.name", ""));
+    }
+
+    /** As {@link #find(String, Class, String)} for the given runtime feature version and OS (tests: Java 21). */
+    static Java22Native find(String simpleName, Class<?> returns, String what, int feature, String osName) {
         if (feature < 22) {
             return new Java22Native(null, "Java " + feature + " has no Foreign Function & Memory API (22+)");
         }
-        if (!System.getProperty("os.name", "").startsWith("Linux")) {
+        if (!osName.startsWith("Linux")) {
             return new Java22Native(null, what + " are used on Linux only");
         }
         try {

@@ -93,6 +93,8 @@ public final class CoreCommand implements TargetCommand, Command {
     CoreCommand parkedNext;
     /** When the fabric submitted the command to the core; the start of the device's latency statistics. */
     long submitNanos;
+    /** Set by the pipeline around the handler's non-blocking attempt only (same thread: a plain field). */
+    boolean nowait;
 
     CoreCommand(Session session) {
         this.session = session;
@@ -240,6 +242,9 @@ public final class CoreCommand implements TargetCommand, Command {
 
     @Override
     public CommandDescriptor descriptor() { return descriptor; }
+
+    @Override
+    public boolean nowait() { return nowait; }
 
     @Override
     public CommandTable commandTable() { return runtime.commandTable(); }

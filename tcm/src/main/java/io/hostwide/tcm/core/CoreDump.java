@@ -38,6 +38,9 @@ final class CoreDump {
             if (rt.ioQueue() != null) {
                 sb.append(" io_in_flight=").append(rt.ioQueue().inFlight()).append('/').append(rt.ioQueue().depth());
             }
+            if (rt.tryNowait()) {
+                sb.append(" nowait_done=").append(rt.nowaitDone()).append(" nowait_queued=").append(rt.nowaitQueued());
+            }
             sb.append('\n');
         }
         for (Session s : core.sessions()) {

@@ -4,6 +4,7 @@ import io.hostwide.tcm.dispatch.CommandTable;
 import io.hostwide.tcm.lu.Device;
 
 import java.io.IOException;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the core attaches to a logical unit to run commands on it: the command table of its device type (built from
@@ -16,12 +17,18 @@ final class LuRuntime {
     private final CommandTable commandTable;
     private final IoQueue ioQueue;
     private final TaskSet taskSet = new TaskSet();
+    /** The backstore blocks but can sometimes read without blocking: TRY_NOWAIT commands are tried inline first. */
+    private final boolean tryNowait;
+    /** TRY_NOWAIT attempts that finished inline / that went to the I/O queue after all (for dumps). */
+    private final LongAdder nowaitDone = new LongAdder();
+    private final LongAdder nowaitQueued = new LongAdder();
 
     LuRuntime(Device device, CommandTable commandTable) {
         this.device = device;
         this.commandTable = commandTable;
         this.ioQueue = device.backstore().blocking() ? new BlkIoQueue("dev-" + device.name(),
                 device.attributes().queueDepth(), device.attributes().ioThreads()) : null;
+        this.tryNowait = ioQueue != null && device.backstore().readsNow();
     }
 
     Device device() { return device; }
@@ -32,6 +39,17 @@ final class LuRuntime {
     IoQueue ioQueue() { return ioQueue; }
 
     TaskSet taskSet() { return taskSet; }
+
+    /** Whether TRY_NOWAIT commands are tried on the submitting thread before the I/O queue. */
+    boolean tryNowait() { return tryNowait; }
+
+    void nowaitOutcome(boolean done) {
+        (done ? nowaitDone : nowaitQueued).increment();
+    }
+
+    long nowaitDone() { return nowaitDone.sum(); }
+
+    long nowaitQueued() { return nowaitQueued.sum(); }
 
     /** Stops the I/O queue (queued commands finish), then closes the device's backstore. */
     void close() throws IOException {

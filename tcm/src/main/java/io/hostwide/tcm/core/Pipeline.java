@@ -228,6 +228,9 @@ public final class Pipeline {
         }
         IoQueue q = dev != null && d.has(CommandDescriptor.BACKSTORE_IO) ? cmd.runtime.ioQueue() : null;
         if (q != null) {
+            if (d.has(CommandDescriptor.TRY_NOWAIT) && cmd.runtime.tryNowait() && runNowait(cmd)) {
+                return;
+            }
             if (!q.offer(cmd, queuedExecute, queuedComplete)) {
                 cmd.fail(SenseReason.TASK_SET_FULL);
                 complete(cmd);
@@ -241,6 +244,33 @@ public final class Pipeline {
         if (runQueued(cmd)) {
             complete(cmd);
         }
+    }
+
+    /**
+     * Tries the handler on this thread without blocking (CommandDescriptor.TRY_NOWAIT); true when that settled the
+     * command (completed now or later), false when it would block and is to be queued.
+     */
+    private boolean runNowait(CoreCommand cmd) {
+        if (cmd.abortRequested()) {
+            complete(cmd); // SAM-5 §7.2, as runQueued: an aborted task that has not started does no work
+            return true;
+        }
+        int r;
+        cmd.nowait = true;
+        try {
+            r = cmd.descriptor.handler().execute(cmd);
+        } catch (RuntimeException | Error e) {
+            internalFailure(cmd, e);
+            return true;
+        } finally {
+            cmd.nowait = false;
+        }
+        boolean settled = r != CommandDescriptor.WOULD_BLOCK;
+        cmd.runtime.nowaitOutcome(settled);
+        if (r == CommandDescriptor.DONE) {
+            complete(cmd);
+        }
+        return settled;
     }
 
     /** Runs the command's handler; true when it is done and to be completed (false: completed, or later). */

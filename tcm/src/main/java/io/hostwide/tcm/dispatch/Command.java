@@ -56,6 +56,14 @@ public interface Command {
     /** The table row the command was dispatched through. */
     CommandDescriptor descriptor();
 
+    /**
+     * True while the core tries a {@link CommandDescriptor#TRY_NOWAIT} command on the submitting thread before
+     * queueing it for a blocking backstore: the handler must not block (it calls
+     * {@link io.hostwide.tcm.spi.Backstore#tryReadNow} rather than {@code read}) and returns
+     * {@link CommandDescriptor#WOULD_BLOCK}, having set no outcome, when it cannot finish so. False otherwise.
+     */
+    boolean nowait();
+
     /** The command table of the logical unit (REPORT SUPPORTED OPERATION CODES reports it). */
     CommandTable commandTable();
 

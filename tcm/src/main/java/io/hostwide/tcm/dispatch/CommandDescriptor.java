@@ -28,6 +28,11 @@ public record CommandDescriptor(int opcode, int serviceAction, String name, int 
     public static final int DONE = 0;
     /** Handler outcome: the handler completes the command itself, later, through {@link Command#complete()}. */
     public static final int ASYNC = 1;
+    /**
+     * Handler outcome, only while {@link Command#nowait()}: the command cannot finish without blocking; nothing of
+     * its outcome is set, and the core runs the handler again on the device's I/O queue.
+     */
+    public static final int WOULD_BLOCK = 2;
 
     public static final int NO_DATA = 0;
     public static final int DATA_IN = 1;
@@ -52,6 +57,13 @@ public record CommandDescriptor(int opcode, int serviceAction, String name, int 
      * §9.4.2 "data beyond FCP_DL shall not be requested or transferred"; libiscsi iSCSIResiduals.Write*Residuals).
      */
     public static final int TRUNCATABLE_DATA_OUT = 1 << 8;
+    /**
+     * With {@link #BACKSTORE_IO}: on a blocking backstore that {@linkplain io.hostwide.tcm.spi.Backstore#readsNow
+     * reads without blocking when it can}, the core first runs the handler on the submitting thread with
+     * {@link Command#nowait()} true, and queues it only if it answers {@link #WOULD_BLOCK}: a read served from the
+     * page cache then costs no hand-off to an I/O thread and back.
+     */
+    public static final int TRY_NOWAIT = 1 << 9;
     /** Modifies the medium: fails with DATA PROTECT on write-protected devices or read-only mappings. */
     public static final int WRITES_MEDIUM = 1 << 3;
     /** Allowed on a LUN the nexus does not have mapped (INQUIRY, REPORT LUNS, REQUEST SENSE; SPC-4 §4.3). */

@@ -32,6 +32,13 @@ final class ReadWrite {
         }
         int bytes = (int) (blocks * dev.blockSize());
         ByteBuffer buf = cmd.dataInBuffer(bytes);
+        if (cmd.nowait()) {
+            if (!readNow(dev, lba, blocks, buf)) {
+                return CommandDescriptor.WOULD_BLOCK; // the I/O queue runs this handler again from the top
+            }
+            cmd.dataInLength(bytes);
+            return CommandDescriptor.DONE;
+        }
         try {
             readAtomically(dev, lba, blocks, buf);
         } catch (IOException e) {
@@ -65,6 +72,28 @@ final class ReadWrite {
         } finally {
             locks.unlockShared(mask, stamps);
         }
+    }
+
+    /**
+     * {@link #readAtomically} without blocking, for the submitting thread: true when the backstore had the whole
+     * range in memory and no atomic command overlapped it meanwhile. Waiting for the shared range lock could block
+     * behind a COMPARE AND WRITE running on the I/O queue, so a lost optimistic read is left to the queue too.
+     */
+    static boolean readNow(Device dev, long lba, long blocks, ByteBuffer buf) {
+        RangeLock locks = dev.rangeLock();
+        long mask = RangeLock.mask(lba, blocks);
+        long[] stamps = RangeLock.stamps();
+        int start = buf.position();
+        try {
+            if (locks.tryOptimisticRead(mask, stamps) && dev.backstore().tryReadNow(lba, buf)
+                    && locks.validate(mask, stamps)) {
+                return true;
+            }
+        } catch (IOException e) {
+            // not lost: the queued read meets the same error and reports it (MEDIUM ERROR, the data-path log)
+        }
+        buf.position(start);
+        return false;
     }
 
     static int write(Command cmd) {

@@ -12,6 +12,7 @@ import static io.hostwide.tcm.dispatch.CommandDescriptor.BACKSTORE_IO;
 import static io.hostwide.tcm.dispatch.CommandDescriptor.EXACT_DATA_OUT;
 import static io.hostwide.tcm.dispatch.CommandDescriptor.MEDIUM_ACCESS;
 import static io.hostwide.tcm.dispatch.CommandDescriptor.TRUNCATABLE_DATA_OUT;
+import static io.hostwide.tcm.dispatch.CommandDescriptor.TRY_NOWAIT;
 import static io.hostwide.tcm.dispatch.CommandDescriptor.WRITES_MEDIUM;
 
 /**
@@ -27,6 +28,8 @@ public final class SbcCommands {
 
     static final int READ_IO = MEDIUM_ACCESS | BACKSTORE_IO;
     static final int WRITE_IO = MEDIUM_ACCESS | BACKSTORE_IO | WRITES_MEDIUM;
+    /** READ: tried without blocking on the submitting thread first (see ReadWrite.readNow). */
+    static final int BLOCK_READ = READ_IO | TRY_NOWAIT;
     /** WRITE and WRITE AND VERIFY: an expected length short of the CDB's by whole blocks truncates the write. */
     static final int BLOCK_WRITE = WRITE_IO | TRUNCATABLE_DATA_OUT;
     private static final int F = 0xFF;
@@ -44,16 +47,16 @@ public final class SbcCommands {
 
     private static void readWrite(CommandTable t) {
         t.add(Row.of(ScsiOpcode.READ_6, "READ(6)").usage(0x1F, F, F, F, CTRL)
-                .dataIn(BlockCdb.DATA).flags(READ_IO).reservation(ReservationRule.READ).timeouts(5, 30)
+                .dataIn(BlockCdb.DATA).flags(BLOCK_READ).reservation(ReservationRule.READ).timeouts(5, 30)
                 .handler(ReadWrite::read));
         t.add(Row.of(ScsiOpcode.READ_10, "READ(10)").usage(0xFE, F, F, F, F, 0x3F, F, F, CTRL)
-                .dataIn(BlockCdb.DATA).flags(READ_IO).reservation(ReservationRule.READ).timeouts(5, 30)
+                .dataIn(BlockCdb.DATA).flags(BLOCK_READ).reservation(ReservationRule.READ).timeouts(5, 30)
                 .handler(ReadWrite::read));
         t.add(Row.of(ScsiOpcode.READ_12, "READ(12)").usage(0xFE, F, F, F, F, F, F, F, F, 0x3F, CTRL)
-                .dataIn(BlockCdb.DATA).flags(READ_IO).reservation(ReservationRule.READ).timeouts(5, 30)
+                .dataIn(BlockCdb.DATA).flags(BLOCK_READ).reservation(ReservationRule.READ).timeouts(5, 30)
                 .handler(ReadWrite::read));
         t.add(Row.of(ScsiOpcode.READ_16, "READ(16)").usage(F, F, F, F, F, F, F, F, F, F, F, F, F, F, CTRL)
-                .dataIn(BlockCdb.DATA).flags(READ_IO).reservation(ReservationRule.READ).timeouts(5, 30)
+                .dataIn(BlockCdb.DATA).flags(BLOCK_READ).reservation(ReservationRule.READ).timeouts(5, 30)
                 .handler(ReadWrite::read));
         t.add(Row.of(ScsiOpcode.WRITE_6, "WRITE(6)").usage(0x1F, F, F, F, CTRL)
                 .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE).timeouts(5, 30).handler(ReadWrite::write));

@@ -7,7 +7,8 @@ import java.nio.ByteBuffer;
  * The storage SPI under a device: block-addressed read/write/flush/unmap and a provisioning query. Calls are
  * plain blocking calls; {@link #blocking()} tells the core where it may make them. A non-blocking backstore
  * (RAM, null) is called on the submitting thread and completes the command there (no hand-off); a blocking one
- * (file) is only ever called from the device's bounded I/O queue, never from a network thread.
+ * (file) is only ever called from the device's bounded I/O queue, never from a network thread, except for
+ * {@link #tryReadNow}, which must not block and is tried first on the submitting thread.
  *
  * <p>Buffers: {@code dst}/{@code src} hold whole blocks between position and limit; implementations consume
  * (advance) them. Thread safety: concurrent calls for disjoint or overlapping ranges must be safe; the core
@@ -26,6 +27,26 @@ public interface Backstore extends AutoCloseable {
     boolean blocking();
 
     void read(long lba, ByteBuffer dst) throws IOException;
+
+    /**
+     * Whether {@link #tryReadNow} can ever succeed; read once, when the device is attached. Default false: every
+     * read of a blocking backstore goes to the I/O queue.
+     */
+    default boolean readsNow() { return false; }
+
+    /**
+     * Reads as {@link #read} does, but only if that needs no waiting for storage (the data is in memory: the page
+     * cache, a tmpfs page), because the core calls it on the thread that received the command, a network thread
+     * among others (Linux's RWF_NOWAIT). It must never block on I/O, and is as safe against concurrent calls as
+     * {@link #read}.
+     *
+     * @return true when {@code dst} was filled and advanced as {@link #read} does; false when the read would block,
+     *         or was cut short, or cannot be tried now: then the position of {@code dst} is where it was and the
+     *         core reads the whole range with {@link #read} on the device's I/O queue
+     * @throws IOException as {@link #read}; the core then leaves the read to the I/O queue too, whose
+     *         {@link #read} reports the error with the command's LBA
+     */
+    default boolean tryReadNow(long lba, ByteBuffer dst) throws IOException { return false; }
 
     /** @param fua the data must be on stable storage when this returns (SBC-4 §5.43 FUA) */
     void write(long lba, ByteBuffer src, boolean fua) throws IOException;
