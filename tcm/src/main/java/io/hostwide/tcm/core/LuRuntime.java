@@ -2,6 +2,7 @@ package io.hostwide.tcm.core;
 
 import io.hostwide.tcm.dispatch.CommandTable;
 import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.spi.AsyncBackstore;
 
 import java.io.IOException;
 
@@ -16,10 +17,12 @@ final class LuRuntime {
     private final CommandTable commandTable;
     private final IoQueue ioQueue;
     private final TaskSet taskSet = new TaskSet();
+    private final boolean asyncBackstore;
 
     LuRuntime(Device device, CommandTable commandTable) {
         this.device = device;
         this.commandTable = commandTable;
+        this.asyncBackstore = device.backstore() instanceof AsyncBackstore;
         this.ioQueue = device.backstore().blocking() ? new BlkIoQueue("dev-" + device.name(),
                 device.attributes().queueDepth(), device.attributes().ioThreads()) : null;
     }
@@ -32,6 +35,9 @@ final class LuRuntime {
     IoQueue ioQueue() { return ioQueue; }
 
     TaskSet taskSet() { return taskSet; }
+
+    /** The backstore takes READ/WRITE/SYNCHRONIZE CACHE asynchronously: those run inline, not on the I/O queue. */
+    boolean asyncBackstore() { return asyncBackstore; }
 
     /** Stops the I/O queue (queued commands finish), then closes the device's backstore. */
     void close() throws IOException {
