@@ -59,8 +59,14 @@ final class AtomicWrites {
                 // the storage compares and writes atomically for all its clients (other gateways included)
                 long at = dev.backstore().compareAndWrite(lba, cmd.dataOutWindow(0, bytes).slice(),
                         cmd.dataOutWindow(bytes, bytes).slice(), durable);
-                return at < 0 ? CommandDescriptor.DONE
-                        : cmd.failWithInformation(SenseReason.MISCOMPARE_DURING_VERIFY, at);
+                if (at == -1) {
+                    return CommandDescriptor.DONE;
+                }
+                if (at < 0 || at >= bytes) { // never GOOD for a compare the storage says failed somewhere
+                    throw new IllegalStateException(dev.backstore().describe() + ": compare and write answered "
+                            + at + " for " + bytes + " bytes");
+                }
+                return cmd.failWithInformation(SenseReason.MISCOMPARE_DURING_VERIFY, at);
             }
             ByteBuffer current = ByteBuffer.allocate(bytes);
             dev.backstore().read(lba, current);

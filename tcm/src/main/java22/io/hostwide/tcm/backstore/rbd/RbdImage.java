@@ -663,10 +663,11 @@ final class RbdImage implements AsyncBackstore {
             ret = Native.l(LibRbd.RBD_COMPARE_AND_WRITE, image, lba * blockSize, (long) len, buf, buf.asSlice(len),
                     op.scratch.asSlice(8, 8), 0);
             if (ret == -Errno.EILSEQ) {
-                // 16.2 gives the offset within the buffer (probed); later releases the image offset (tcmu-runner
-                // subtracts the start). Within one sector the two cannot be confused: relative ones are < len.
-                long m = op.scratch.get(JAVA_LONG, 8);
-                return m < len ? m : m - lba * blockSize;
+                // What mismatch_off counts from differs: the image offset of the byte (tcmu-runner subtracts the
+                // start), while 16.2.15 gives the image offset of the object's start plus the offset in the buffer
+                // (probed: 485 in the last sector of a 1 GiB image came back as 1069547520 + 485). The range is one
+                // 512-byte-aligned sector and objects start on sectors, so the remainder is the offset either way.
+                return op.scratch.get(JAVA_LONG, 8) % CAW_SECTOR;
             }
         } finally {
             release(op);

@@ -177,6 +177,16 @@ class RbdBackstoreTest {
             assertThat(mis1.senseKey()).isEqualTo(SenseKey.MISCOMPARE);
             assertThat(mis1.information()).isEqualTo(77);
             assertThat(h.in(Harness.read10(300, 1), BS).data()).isEqualTo(third);
+
+            // the last block of the image, in its last object: librbd 16.2 counts the mismatch offset from the
+            // object's start there (libiscsi CompareAndWrite.Miscompare found it: the CAW answered GOOD)
+            long last = h.device.blockCount() - 1;
+            assertThat(h.out(write16(last, 1, false), third).status()).isEqualTo(ScsiStatus.GOOD);
+            BigEndian.put64(caw, 2, last);
+            TestFabric.Result mis2 = h.out(caw, one);
+            assertThat(mis2.senseKey()).isEqualTo(SenseKey.MISCOMPARE);
+            assertThat(mis2.information()).isEqualTo(77);
+            assertThat(h.in(read16(last, 1), BS).data()).isEqualTo(third);
         }
     }
 
