@@ -10,11 +10,14 @@ import io.hostwide.tcm.backstore.FileBackstore;
 import io.hostwide.tcm.backstore.NullBackstore;
 import io.hostwide.tcm.backstore.RamBackstore;
 import io.hostwide.tcm.backstore.RamBudget;
+import io.hostwide.tcm.backstore.rbd.Rbd;
+import io.hostwide.tcm.backstore.rbd.RbdConfig;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.spi.Backstore;
 import io.hostwide.tcm.spi.SpaceAllocationFailedException;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * The backstores of serve's configuration, opened: the kind each {@code type} names, its device attributes, and the
@@ -71,6 +74,7 @@ public final class Backstores {
                 }
             }
             case "block" -> openBlock(name, b);
+            case "rbd" -> openRbd(name, b, bs);
             default -> throw new IllegalArgumentException("backstores." + name + ".type '" + b.type() + "' is unknown");
         };
     }
@@ -109,6 +113,27 @@ public final class Backstores {
             throw new ConfigKeyException(at + key, mismatch, null);
         }
         return store;
+    }
+
+    /**
+     * A Ceph RBD image: its size is the image's (resize it with {@code rbd resize}: every nexus then gets CAPACITY
+     * DATA HAS CHANGED); {@code queue_depth} bounds the operations in flight on it.
+     */
+    private static Backstore openRbd(String name, ServeConfig.Backstore b, int bs) {
+        String at = "backstores." + name;
+        String unavailable = Rbd.unavailable();
+        if (unavailable != null) {
+            throw new ConfigKeyException(at + ".type", ": " + unavailable, null);
+        }
+        RbdConfig config = new RbdConfig(b.conf(), b.pool(), b.image(), b.id(), b.keyring(),
+                b.opTimeout() == null ? RbdConfig.DEFAULT_OP_TIMEOUT_SECONDS : b.opTimeout(), Map.of(),
+                b.queueDepth() == null ? RbdConfig.DEFAULT_QUEUE_DEPTH : b.queueDepth());
+        try {
+            return Rbd.open(config, bs);
+        } catch (IOException e) {
+            throw new ConfigKeyException(at + ".image", ": cannot open " + config.spec()
+                    + (b.conf() == null ? "" : " (conf " + b.conf() + ")") + ": " + e.getMessage(), e);
+        }
     }
 
     private static void closeQuietly(Backstore store) {

@@ -22,7 +22,8 @@ final class BackstoreMethods {
     static void register(ManagementApi api) {
         List<String> create = new ArrayList<>(List.of("name", "type", "size", "path"));
         create.addAll(ATTRIBUTES);
-        api.method("backstore_create", create, "create a ram, file or null backstore",
+        create.addAll(List.of("pool", "image", "conf", "id", "keyring", "op_timeout"));
+        api.method("backstore_create", create, "create a ram, file, block, null or rbd backstore",
                 p -> create(api, p));
         api.method("backstore_delete", List.of("name"), "delete a backstore no LUN exports",
                 p -> delete(api, p.string("name")));
@@ -44,7 +45,9 @@ final class BackstoreMethods {
         ServeConfig.Backstore b = new ServeConfig.Backstore(p.string("type"), p.optSize("size"), p.optString("path"),
                 p.optInt("block_size"), p.optBool("thin"), p.optInt("queue_depth"), p.optBool("write_cache"),
                 p.optBool("direct"), p.optBool("removable"), p.optBool("write_protect"),
-                p.optInt("physical_block_size"), p.optSize("sanitize_rate"));
+                p.optInt("physical_block_size"), p.optSize("sanitize_rate"), p.optString("pool"),
+                p.optString("image"), p.optString("conf"), p.optString("id"), p.optString("keyring"),
+                p.optInt("op_timeout"));
         ServeConfig.Backstore existing = ManagementApi.stores(api.current()).get(name);
         if (existing != null) {
             if (!existing.equals(b)) {
@@ -94,7 +97,8 @@ final class BackstoreMethods {
                 or(p.optBool("direct"), b.direct()), or(p.optBool("removable"), b.removable()),
                 or(p.optBool("write_protect"), b.writeProtect()),
                 or(p.optInt("physical_block_size"), b.physicalBlockSize()),
-                or(p.optSize("sanitize_rate"), b.sanitizeRate()));
+                or(p.optSize("sanitize_rate"), b.sanitizeRate()), b.pool(), b.image(), b.conf(), b.id(), b.keyring(),
+                b.opTimeout());
         List<String> changes = api.change(c -> {
             Map<String, ServeConfig.Backstore> m = new LinkedHashMap<>(ManagementApi.stores(c));
             m.put(name, n);
@@ -121,7 +125,7 @@ final class BackstoreMethods {
             Map<String, ServeConfig.Backstore> m = new LinkedHashMap<>(ManagementApi.stores(c));
             m.put(name, new ServeConfig.Backstore(b.type(), size, b.path(), b.blockSize(), b.thin(), b.queueDepth(),
                     b.writeCache(), b.direct(), b.removable(), b.writeProtect(), b.physicalBlockSize(),
-                    b.sanitizeRate()));
+                    b.sanitizeRate(), b.pool(), b.image(), b.conf(), b.id(), b.keyring(), b.opTimeout()));
             return ManagementApi.withBackstores(c, m);
         });
         Map<String, Object> r = ManagementApi.result("resized", d.blockCount() != before);

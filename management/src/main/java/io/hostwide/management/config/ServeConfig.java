@@ -105,7 +105,16 @@ public record ServeConfig(List<String> portals, Session session,
                             Boolean removable,
                             @JsonProperty("write_protect") Boolean writeProtect,
                             @JsonProperty("physical_block_size") Integer physicalBlockSize,
-                            @JsonProperty("sanitize_rate") String sanitizeRate) {
+                            @JsonProperty("sanitize_rate") String sanitizeRate,
+                            String pool, String image, String conf, String id, String keyring,
+                            @JsonProperty("op_timeout") Integer opTimeout) {
+        /** A backstore of the kinds before rbd (no pool, image, conf, id, keyring or op_timeout). */
+        public Backstore(String type, String size, String path, Integer blockSize, Boolean thin, Integer queueDepth,
+                         Boolean writeCache, Boolean direct, Boolean removable, Boolean writeProtect,
+                         Integer physicalBlockSize, String sanitizeRate) {
+            this(type, size, path, blockSize, thin, queueDepth, writeCache, direct, removable, writeProtect,
+                    physicalBlockSize, sanitizeRate, null, null, null, null, null, null);
+        }
     }
 
     public record Target(String name, String alias, Chap auth, List<Lun> luns, List<Acl> acls) {

@@ -342,7 +342,7 @@ public final class ServeConfigLoader {
 
     private static void checkBackstore(ConfigPlaces w, String at, ServeConfig.Backstore b) {
         if (b == null || b.type() == null) {
-            throw w.error(at + ".type", " is required (ram, file, block or null)");
+            throw w.error(at + ".type", " is required (ram, file, block, null or rbd)");
         }
         switch (b.type()) {
             case "ram", "null" -> {
@@ -365,12 +365,24 @@ public final class ServeConfigLoader {
                 }
                 checkBlockPath(w, at + ".path", b.path());
             }
-            default -> throw w.error(at + ".type", " '" + b.type() + "' is unknown (ram, file, block or null)");
+            case "rbd" -> checkRbd(w, at, b);
+            default -> throw w.error(at + ".type", " '" + b.type() + "' is unknown (ram, file, block, null or rbd)");
+        }
+        if (!"rbd".equals(b.type())) {
+            for (String[] k : new String[][] {{"pool", b.pool()}, {"image", b.image()}, {"conf", b.conf()},
+                    {"id", b.id()}, {"keyring", b.keyring()}}) {
+                if (k[1] != null) {
+                    throw w.error(at + "." + k[0], " only applies to rbd backstores");
+                }
+            }
+            if (b.opTimeout() != null) {
+                throw w.error(at + ".op_timeout", " only applies to rbd backstores");
+            }
         }
         if (b.size() != null && bytes(w, at + ".size", b.size()) <= 0) {
             throw w.error(at + ".size", " must be positive");
         }
-        if (b.size() == null && !"file".equals(b.type()) && !"block".equals(b.type())) {
+        if (b.size() == null && !"file".equals(b.type()) && !"block".equals(b.type()) && !"rbd".equals(b.type())) {
             throw w.error(at + ".size", " is required for a " + b.type() + " backstore");
         }
         if (b.blockSize() != null && !(b.blockSize() == 512 || b.blockSize() == 1024
@@ -393,6 +405,40 @@ public final class ServeConfigLoader {
         }
         if (b.queueDepth() != null && (b.queueDepth() < 1 || b.queueDepth() > 4096)) {
             throw w.error(at + ".queue_depth", " " + b.queueDepth() + " is out of range (1..4096)");
+        }
+    }
+
+    /**
+     * An RBD image: pool and image are required, conf (when given) must be a readable file; its size is the image's,
+     * and the client's timeout a whole number of seconds. Whether the cluster answers is known only when serving.
+     */
+    private static void checkRbd(ConfigPlaces w, String at, ServeConfig.Backstore b) {
+        if (b.pool() == null || b.pool().isBlank()) {
+            throw w.error(at + ".pool", " is required for an rbd backstore (e.g. \"rbd\")");
+        }
+        if (b.image() == null || b.image().isBlank()) {
+            throw w.error(at + ".image", " is required for an rbd backstore (the RBD image name)");
+        }
+        if (b.path() != null) {
+            throw w.error(at + ".path", " does not apply to rbd backstores (pool, image and conf name the image)");
+        }
+        if (b.size() != null) {
+            throw w.error(at + ".size", " does not apply to rbd backstores: the size is the image's (rbd resize)");
+        }
+        if (b.thin() != null || b.direct() != null) {
+            throw w.error(at + (b.thin() != null ? ".thin" : ".direct"), " does not apply to rbd backstores");
+        }
+        if (b.conf() != null && !Files.isReadable(Path.of(b.conf()))) {
+            throw w.error(at + ".conf", " " + b.conf() + " is not a readable file (the cluster's ceph.conf)");
+        }
+        if (b.keyring() != null && !Files.isReadable(Path.of(b.keyring()))) {
+            throw w.error(at + ".keyring", " " + b.keyring() + " is not a readable file");
+        }
+        if (b.blockSize() != null && b.blockSize() != 512 && b.blockSize() != 4096) {
+            throw w.error(at + ".block_size", " " + b.blockSize() + " must be 512 or 4096 for an rbd backstore");
+        }
+        if (b.opTimeout() != null && (b.opTimeout() < 0 || b.opTimeout() > 3600)) {
+            throw w.error(at + ".op_timeout", " " + b.opTimeout() + " is out of range (0 = none, or 1..3600 seconds)");
         }
     }
 

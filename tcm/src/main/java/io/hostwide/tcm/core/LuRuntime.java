@@ -2,6 +2,7 @@ package io.hostwide.tcm.core;
 
 import io.hostwide.tcm.dispatch.CommandTable;
 import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.spi.AsyncBackstore;
 
 import java.io.IOException;
 import java.util.concurrent.atomic.LongAdder;
@@ -22,10 +23,12 @@ final class LuRuntime {
     /** TRY_NOWAIT attempts that finished inline / that went to the I/O queue after all (for dumps). */
     private final LongAdder nowaitDone = new LongAdder();
     private final LongAdder nowaitQueued = new LongAdder();
+    private final boolean asyncBackstore;
 
     LuRuntime(Device device, CommandTable commandTable) {
         this.device = device;
         this.commandTable = commandTable;
+        this.asyncBackstore = device.backstore() instanceof AsyncBackstore;
         this.ioQueue = device.backstore().blocking() ? new BlkIoQueue("dev-" + device.name(),
                 device.attributes().queueDepth(), device.attributes().ioThreads()) : null;
         this.tryNowait = ioQueue != null && device.backstore().readsNow();
@@ -50,6 +53,8 @@ final class LuRuntime {
     long nowaitDone() { return nowaitDone.sum(); }
 
     long nowaitQueued() { return nowaitQueued.sum(); }
+    /** The backstore takes READ/WRITE/SYNCHRONIZE CACHE asynchronously: those run inline, not on the I/O queue. */
+    boolean asyncBackstore() { return asyncBackstore; }
 
     /** Stops the I/O queue (queued commands finish), then closes the device's backstore. */
     void close() throws IOException {

@@ -226,7 +226,9 @@ public final class Pipeline {
             complete(cmd);
             return;
         }
-        IoQueue q = dev != null && d.has(CommandDescriptor.BACKSTORE_IO) ? cmd.runtime.ioQueue() : null;
+        IoQueue q = dev != null && d.has(CommandDescriptor.BACKSTORE_IO)
+                && !(d.has(CommandDescriptor.ASYNC_BACKSTORE_IO) && cmd.runtime.asyncBackstore())
+                ? cmd.runtime.ioQueue() : null;
         if (q != null) {
             if (d.has(CommandDescriptor.TRY_NOWAIT) && cmd.runtime.tryNowait() && runNowait(cmd)) {
                 return;

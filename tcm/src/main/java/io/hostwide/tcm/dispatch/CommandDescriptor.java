@@ -64,6 +64,11 @@ public record CommandDescriptor(int opcode, int serviceAction, String name, int 
      * page cache then costs no hand-off to an I/O thread and back.
      */
     public static final int TRY_NOWAIT = 1 << 9;
+    /**
+     * On an {@link io.hostwide.tcm.spi.AsyncBackstore} the handler submits there and returns {@link #ASYNC}: it runs
+     * on the thread that submitted the command instead of the device's I/O queue (READ, WRITE, SYNCHRONIZE CACHE).
+     */
+    public static final int ASYNC_BACKSTORE_IO = 1 << 10;
     /** Modifies the medium: fails with DATA PROTECT on write-protected devices or read-only mappings. */
     public static final int WRITES_MEDIUM = 1 << 3;
     /** Allowed on a LUN the nexus does not have mapped (INQUIRY, REPORT LUNS, REQUEST SENSE; SPC-4 §4.3). */

@@ -57,6 +57,7 @@ public final class Device implements AutoCloseable {
         this.blockCount = backstore.blockCount();
         this.reservations = new PersistentReservations(this);
         this.alua = new AluaGroups(this);
+        backstore.onCapacityChange(this::refreshCapacity);
     }
 
     /** Persistent and SPC-2 reservations of this LU (SPC-4 §5.13). */

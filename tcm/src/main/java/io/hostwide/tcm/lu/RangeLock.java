@@ -56,6 +56,16 @@ public final class RangeLock {
     }
 
     /**
+     * Releases stripes taken shared by another thread, or without the stamps at hand: an asynchronous write takes
+     * its range on the submitting thread and the backstore's completion thread gives it back.
+     */
+    public void unlockSharedUnstamped(long mask) {
+        for (long m = mask; m != 0; m &= m - 1) {
+            stripes[Long.numberOfTrailingZeros(m)].asReadLock().unlock();
+        }
+    }
+
+    /**
      * Optimistic stamps for a read of {@code mask}; false when a stripe is held exclusive now (then lock shared).
      * Plain writers hold stripes shared and do not invalidate these stamps: a READ racing a WRITE may see old or
      * new data, as SCSI allows; only atomic commands must never be seen half done.

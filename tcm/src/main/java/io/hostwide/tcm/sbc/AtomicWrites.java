@@ -54,6 +54,20 @@ final class AtomicWrites {
         long[] stamps = RangeLock.stamps();
         dev.rangeLock().lockExclusive(mask, stamps);
         try {
+            boolean durable = (fua && dev.attributes().emulateFuaWrite()) || !dev.modePages().writeCacheEnabled();
+            if (dev.backstore().nativeCompareAndWrite(bytes)) {
+                // the storage compares and writes atomically for all its clients (other gateways included)
+                long at = dev.backstore().compareAndWrite(lba, cmd.dataOutWindow(0, bytes).slice(),
+                        cmd.dataOutWindow(bytes, bytes).slice(), durable);
+                if (at == -1) {
+                    return CommandDescriptor.DONE;
+                }
+                if (at < 0 || at >= bytes) { // never GOOD for a compare the storage says failed somewhere
+                    throw new IllegalStateException(dev.backstore().describe() + ": compare and write answered "
+                            + at + " for " + bytes + " bytes");
+                }
+                return cmd.failWithInformation(SenseReason.MISCOMPARE_DURING_VERIFY, at);
+            }
             ByteBuffer current = ByteBuffer.allocate(bytes);
             dev.backstore().read(lba, current);
             for (int i = 0; i < bytes; i++) {
@@ -61,7 +75,6 @@ final class AtomicWrites {
                     return cmd.failWithInformation(SenseReason.MISCOMPARE_DURING_VERIFY, i);
                 }
             }
-            boolean durable = (fua && dev.attributes().emulateFuaWrite()) || !dev.modePages().writeCacheEnabled();
             dev.backstore().write(lba, cmd.dataOutWindow(bytes, bytes), durable);
         } catch (IOException e) {
             DataPathErrors.LOG.report(dev.name(), "COMPARE AND WRITE", lba, blocks, e);

@@ -3,6 +3,7 @@ package io.hostwide.tcm.sbc;
 import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.spi.AsyncBackstore;
 import io.hostwide.tcm.spi.SenseReason;
 import io.hostwide.tcm.spi.DataPathErrors;
 
@@ -21,11 +22,21 @@ final class CacheCommands {
         if (!BlockCdb.inRange(cmd, lba, blocks)) {
             return CommandDescriptor.DONE;
         }
+        if (dev.backstore() instanceof AsyncBackstore async) {
+            boolean submitted = async.submitFlush(e -> {
+                if (e != null) {
+                    DataPathErrors.LOG.report(dev.name(), "SYNCHRONIZE CACHE", -1, -1, e);
+                    cmd.fail(SenseReason.ofWriteFailure(e));
+                }
+                cmd.complete();
+            });
+            return submitted ? CommandDescriptor.ASYNC : cmd.fail(SenseReason.TASK_SET_FULL);
+        }
         try {
             dev.backstore().flush();
         } catch (IOException e) {
             DataPathErrors.LOG.report(dev.name(), "SYNCHRONIZE CACHE", -1, -1, e);
-            return cmd.fail(SenseReason.WRITE_ERROR);
+            return cmd.fail(SenseReason.ofWriteFailure(e));
         }
         return CommandDescriptor.DONE;
     }

@@ -48,7 +48,7 @@ final class GetLbaStatus {
             }
         } catch (IOException e) {
             DataPathErrors.LOG.report(dev.name(), "GET LBA STATUS", at, -1, e);
-            return cmd.failWithInformation(SenseReason.UNRECOVERED_READ_ERROR, at);
+            return cmd.failWithInformation(SenseReason.ofReadFailure(e), at);
         }
         int total = HEADER + n * DESCRIPTOR;
         BigEndian.put32(d, 0, total - 4);

@@ -6,6 +6,7 @@ import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.RangeLock;
+import io.hostwide.tcm.spi.AsyncBackstore;
 import io.hostwide.tcm.spi.SenseReason;
 import io.hostwide.tcm.spi.DataPathErrors;
 
@@ -32,6 +33,9 @@ final class ReadWrite {
         }
         int bytes = (int) (blocks * dev.blockSize());
         ByteBuffer buf = cmd.dataInBuffer(bytes);
+        if (dev.backstore() instanceof AsyncBackstore async) {
+            return readAsync(cmd, dev, async, lba, blocks, buf);
+        }
         if (cmd.nowait()) {
             if (!readNow(dev, lba, blocks, buf)) {
                 return CommandDescriptor.WOULD_BLOCK; // the I/O queue runs this handler again from the top
@@ -43,10 +47,37 @@ final class ReadWrite {
             readAtomically(dev, lba, blocks, buf);
         } catch (IOException e) {
             DataPathErrors.LOG.report(dev.name(), "READ", lba, blocks, e);
-            return cmd.failWithInformation(SenseReason.UNRECOVERED_READ_ERROR, lba);
+            return cmd.failWithInformation(SenseReason.ofReadFailure(e), lba);
         }
         cmd.dataInLength(bytes);
         return CommandDescriptor.DONE;
+    }
+
+    /**
+     * READ on an asynchronous backstore: submitted from this thread, completed from the backstore's. The range is
+     * held shared until the data is in (an optimistic read would need its stamps kept per command to validate on
+     * the other thread; a network round trip dwarfs the lock), so no COMPARE AND WRITE is seen half done.
+     */
+    private static int readAsync(Command cmd, Device dev, AsyncBackstore async, long lba, long blocks, ByteBuffer buf) {
+        RangeLock locks = dev.rangeLock();
+        long mask = RangeLock.mask(lba, blocks);
+        int bytes = buf.remaining();
+        locks.lockShared(mask, RangeLock.stamps());
+        boolean submitted = async.submitRead(lba, buf, e -> {
+            locks.unlockSharedUnstamped(mask);
+            if (e != null) {
+                DataPathErrors.LOG.report(dev.name(), "READ", lba, blocks, e);
+                cmd.failWithInformation(SenseReason.ofReadFailure(e), lba);
+            } else {
+                cmd.dataInLength(bytes);
+            }
+            cmd.complete();
+        });
+        if (!submitted) { // the backstore's own queue is full
+            locks.unlockSharedUnstamped(mask);
+            return cmd.fail(SenseReason.TASK_SET_FULL);
+        }
+        return CommandDescriptor.ASYNC; // the command may be complete already: touch nothing of it here
     }
 
     /**
@@ -112,7 +143,35 @@ final class ReadWrite {
             return CommandDescriptor.DONE;
         }
         boolean fua = CdbGroup.lengthOf(cdb[0]) != 6 && (cdb[1] & Cdb10.FUA) != 0;
+        if (dev.backstore() instanceof AsyncBackstore async) {
+            return writeAsync(cmd, dev, async, lba, (int) (blocks * dev.blockSize()), fua);
+        }
         return writeBlocks(cmd, dev, lba, (int) (blocks * dev.blockSize()), 0, fua);
+    }
+
+    /** WRITE on an asynchronous backstore, holding the range shared (against COMPARE AND WRITE) until it is done. */
+    private static int writeAsync(Command cmd, Device dev, AsyncBackstore async, long lba, int bytes, boolean fua) {
+        boolean durable = (fua && dev.attributes().emulateFuaWrite()) || !dev.modePages().writeCacheEnabled();
+        RangeLock locks = dev.rangeLock();
+        long blocks = bytes / dev.blockSize();
+        long mask = RangeLock.mask(lba, blocks);
+        locks.lockShared(mask, RangeLock.stamps());
+        // the backstore consumes the Data-Out before submitWrite returns (AsyncBackstore's contract)
+        boolean submitted = async.submitWrite(lba, cmd.dataOutWindow(0, bytes), durable, e -> {
+            locks.unlockSharedUnstamped(mask);
+            cmd.restoreDataOut();
+            if (e != null) {
+                DataPathErrors.LOG.report(dev.name(), "WRITE", lba, blocks, e);
+                cmd.failWithInformation(SenseReason.ofWriteFailure(e), lba);
+            }
+            cmd.complete();
+        });
+        if (!submitted) {
+            cmd.restoreDataOut();
+            locks.unlockSharedUnstamped(mask);
+            return cmd.fail(SenseReason.TASK_SET_FULL);
+        }
+        return CommandDescriptor.ASYNC;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.hostwide.tcm.sbc;
 
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.ServiceAction;
+import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.dispatch.CommandTable;
 import io.hostwide.tcm.dispatch.ReservationRule;
 import io.hostwide.tcm.dispatch.Row;
@@ -27,6 +28,7 @@ public final class SbcCommands {
     private SbcCommands() {}
 
     static final int READ_IO = MEDIUM_ACCESS | BACKSTORE_IO;
+    static final int ASYNC_IO = CommandDescriptor.ASYNC_BACKSTORE_IO;
     static final int WRITE_IO = MEDIUM_ACCESS | BACKSTORE_IO | WRITES_MEDIUM;
     /** READ: tried without blocking on the submitting thread first (see ReadWrite.readNow). */
     static final int BLOCK_READ = READ_IO | TRY_NOWAIT;
@@ -47,25 +49,29 @@ public final class SbcCommands {
 
     private static void readWrite(CommandTable t) {
         t.add(Row.of(ScsiOpcode.READ_6, "READ(6)").usage(0x1F, F, F, F, CTRL)
-                .dataIn(BlockCdb.DATA).flags(BLOCK_READ).reservation(ReservationRule.READ).timeouts(5, 30)
+                .dataIn(BlockCdb.DATA).flags(BLOCK_READ | ASYNC_IO).reservation(ReservationRule.READ).timeouts(5, 30)
                 .handler(ReadWrite::read));
         t.add(Row.of(ScsiOpcode.READ_10, "READ(10)").usage(0xFE, F, F, F, F, 0x3F, F, F, CTRL)
-                .dataIn(BlockCdb.DATA).flags(BLOCK_READ).reservation(ReservationRule.READ).timeouts(5, 30)
+                .dataIn(BlockCdb.DATA).flags(BLOCK_READ | ASYNC_IO).reservation(ReservationRule.READ).timeouts(5, 30)
                 .handler(ReadWrite::read));
         t.add(Row.of(ScsiOpcode.READ_12, "READ(12)").usage(0xFE, F, F, F, F, F, F, F, F, 0x3F, CTRL)
-                .dataIn(BlockCdb.DATA).flags(BLOCK_READ).reservation(ReservationRule.READ).timeouts(5, 30)
+                .dataIn(BlockCdb.DATA).flags(BLOCK_READ | ASYNC_IO).reservation(ReservationRule.READ).timeouts(5, 30)
                 .handler(ReadWrite::read));
         t.add(Row.of(ScsiOpcode.READ_16, "READ(16)").usage(F, F, F, F, F, F, F, F, F, F, F, F, F, F, CTRL)
-                .dataIn(BlockCdb.DATA).flags(BLOCK_READ).reservation(ReservationRule.READ).timeouts(5, 30)
+                .dataIn(BlockCdb.DATA).flags(BLOCK_READ | ASYNC_IO).reservation(ReservationRule.READ).timeouts(5, 30)
                 .handler(ReadWrite::read));
         t.add(Row.of(ScsiOpcode.WRITE_6, "WRITE(6)").usage(0x1F, F, F, F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE).timeouts(5, 30).handler(ReadWrite::write));
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE | ASYNC_IO).timeouts(5, 30)
+                .handler(ReadWrite::write));
         t.add(Row.of(ScsiOpcode.WRITE_10, "WRITE(10)").usage(0xFA, F, F, F, F, 0x3F, F, F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE).timeouts(5, 30).handler(ReadWrite::write));
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE | ASYNC_IO).timeouts(5, 30)
+                .handler(ReadWrite::write));
         t.add(Row.of(ScsiOpcode.WRITE_12, "WRITE(12)").usage(0xFA, F, F, F, F, F, F, F, F, 0x3F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE).timeouts(5, 30).handler(ReadWrite::write));
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE | ASYNC_IO).timeouts(5, 30)
+                .handler(ReadWrite::write));
         t.add(Row.of(ScsiOpcode.WRITE_16, "WRITE(16)").usage(0xFB, F, F, F, F, F, F, F, F, F, F, F, F, F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE).timeouts(5, 30).handler(ReadWrite::write));
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE | ASYNC_IO).timeouts(5, 30)
+                .handler(ReadWrite::write));
         t.add(Row.of(ScsiOpcode.READ_CAPACITY_10, "READ CAPACITY(10)").usage(0, F, F, F, F, 0, 0, 0x01, CTRL)
                 .dataIn((cdb, dev) -> 8).flags(MEDIUM_ACCESS).reservation(ReservationRule.ALWAYS_ALLOWED)
                 .alua(ALUA_STANDBY).timeouts(1, 5).handler(ReadCapacity::capacity10));
@@ -101,10 +107,10 @@ public final class SbcCommands {
         t.add(Row.of(ScsiOpcode.PRE_FETCH_16, "PRE-FETCH(16)").usage(0x02, F, F, F, F, F, F, F, F, F, F, F, F, 0x3F, CTRL)
                 .flags(READ_IO).reservation(ReservationRule.READ).timeouts(5, 30).handler(CacheCommands::prefetch));
         t.add(Row.of(ScsiOpcode.SYNCHRONIZE_CACHE_10, "SYNCHRONIZE CACHE(10)").usage(0x06, F, F, F, F, 0x3F, F, F, CTRL)
-                .flags(READ_IO).timeouts(10, 60).handler(CacheCommands::synchronizeCache));
+                .flags(READ_IO | ASYNC_IO).timeouts(10, 60).handler(CacheCommands::synchronizeCache));
         t.add(Row.of(ScsiOpcode.SYNCHRONIZE_CACHE_16, "SYNCHRONIZE CACHE(16)")
                 .usage(0x06, F, F, F, F, F, F, F, F, F, F, F, F, 0x3F, CTRL)
-                .flags(READ_IO).timeouts(10, 60).handler(CacheCommands::synchronizeCache));
+                .flags(READ_IO | ASYNC_IO).timeouts(10, 60).handler(CacheCommands::synchronizeCache));
     }
 
     private static void provisioning(CommandTable t, boolean thin, boolean sanitize) {

@@ -70,7 +70,7 @@ final class Verify {
             }
         } catch (IOException e) {
             DataPathErrors.LOG.report(dev.name(), "VERIFY read", lba + done, -1, e);
-            return cmd.failWithInformation(SenseReason.UNRECOVERED_READ_ERROR, lba + done);
+            return cmd.failWithInformation(SenseReason.ofReadFailure(e), lba + done);
         }
         return CommandDescriptor.DONE;
     }

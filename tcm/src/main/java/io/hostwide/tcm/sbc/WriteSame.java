@@ -93,19 +93,8 @@ final class WriteSame {
 
     private static void replicate(Command cmd, Device dev, long lba, long blocks) throws IOException {
         int bs = dev.blockSize();
-        int chunk = (int) Math.max(1, Math.min(blocks, (256 * 1024) / bs));
         byte[] one = new byte[bs];
         cmd.copyDataOut(0, one, 0, bs);
-        ByteBuffer buf = ByteBuffer.allocate(chunk * bs);
-        for (int i = 0; i < chunk; i++) {
-            buf.put(one);
-        }
-        long done = 0;
-        while (done < blocks) {
-            int n = (int) Math.min(chunk, blocks - done);
-            buf.clear().limit(n * bs);
-            dev.backstore().write(lba + done, buf, false);
-            done += n;
-        }
+        dev.backstore().writeSame(lba, blocks, ByteBuffer.wrap(one));
     }
 }

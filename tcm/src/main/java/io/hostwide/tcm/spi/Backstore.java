@@ -85,6 +85,46 @@ public interface Backstore extends AutoCloseable {
     }
 
     /**
+     * Writes the one block between {@code block}'s position and limit to each of [lba, lba+blocks) (WRITE SAME,
+     * SBC-4 §5.48). Default: plain writes of up to 256 KiB of copies; a backstore whose storage does this itself
+     * (RBD's writesame) overrides it. {@code block} is not consumed.
+     */
+    default void writeSame(long lba, long blocks, ByteBuffer block) throws IOException {
+        int bs = blockSize();
+        int chunk = (int) Math.max(1, Math.min(blocks, (256 * 1024) / bs));
+        ByteBuffer buf = ByteBuffer.allocate(chunk * bs);
+        for (int i = 0; i < chunk; i++) {
+            buf.put(block.duplicate());
+        }
+        long done = 0;
+        while (done < blocks) {
+            int n = (int) Math.min(chunk, blocks - done);
+            buf.clear().limit(n * bs);
+            write(lba + done, buf, false);
+            done += n;
+        }
+    }
+
+    /**
+     * COMPARE AND WRITE (SBC-4 §5.3) done by the storage itself, atomically for every client of it (RBD's
+     * compare_and_write: atomic across gateways, which the core's range lock cannot be). Compares the blocks at
+     * {@code lba} with {@code verify} and, only when all bytes match, writes {@code data} (same length) there.
+     *
+     * @return -1 when the data was written; else the offset in bytes, from {@code lba}, of the first byte that
+     *         differed (the MISCOMPARE sense's INFORMATION), and nothing was written
+     * @throws UnsupportedOperationException when {@link #nativeCompareAndWrite} says no (the default)
+     */
+    default long compareAndWrite(long lba, ByteBuffer verify, ByteBuffer data, boolean fua) throws IOException {
+        throw new UnsupportedOperationException("no native compare and write");
+    }
+
+    /**
+     * Whether {@link #compareAndWrite} can compare and write {@code bytes} bytes; when not, the core compares and
+     * writes under its own exclusive range lock (atomic for this target only).
+     */
+    default boolean nativeCompareAndWrite(int bytes) { return false; }
+
+    /**
      * Changes the capacity to {@code sizeBytes} rounded down to whole blocks (LIO: a backstore's size attribute
      * written while exported). The device re-reads {@link #blockCount()} afterwards and raises CAPACITY DATA HAS
      * CHANGED on every nexus (SBC-4 §4.9.1 / SPC-4 §7.2.9). By default a backstore cannot be resized.
@@ -95,6 +135,14 @@ public interface Backstore extends AutoCloseable {
     default void resize(long sizeBytes) throws IOException {
         throw new UnsupportedOperationException(describe() + ": this kind of backstore cannot be resized");
     }
+
+    /**
+     * Registers what to call when the capacity changes from outside (an RBD image resized by {@code rbd resize}
+     * elsewhere): the device re-reads {@link #blockCount()} and raises CAPACITY DATA HAS CHANGED. Called once, by
+     * the device that owns this backstore; the listener may run on any thread. By default the capacity only changes
+     * through {@link #resize}, and nothing is registered.
+     */
+    default void onCapacityChange(Runnable listener) {}
 
     /** One line for dumps: kind, path or size. */
     String describe();

@@ -96,9 +96,18 @@ public enum SenseReason {
 
     /**
      * The answer to a write whose backstore call failed: SPACE ALLOCATION FAILED WRITE PROTECT when the backstore
-     * ran out of space ({@link SpaceAllocationFailedException}), else WRITE ERROR (SBC-4 §4.18).
+     * ran out of space ({@link SpaceAllocationFailedException}), the backstore's own answer
+     * ({@link BackstoreStatusException}: BUSY, NOT READY), else WRITE ERROR (SBC-4 §4.18).
      */
     public static SenseReason ofWriteFailure(java.io.IOException e) {
+        if (e instanceof BackstoreStatusException s) {
+            return s.reason();
+        }
         return e instanceof SpaceAllocationFailedException ? SPACE_ALLOCATION_FAILED_WRITE_PROTECT : WRITE_ERROR;
+    }
+
+    /** The answer to a read whose backstore call failed: the backstore's own answer, else UNRECOVERED READ ERROR. */
+    public static SenseReason ofReadFailure(java.io.IOException e) {
+        return e instanceof BackstoreStatusException s ? s.reason() : UNRECOVERED_READ_ERROR;
     }
 }

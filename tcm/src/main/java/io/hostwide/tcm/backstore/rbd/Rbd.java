@@ -1,0 +1,71 @@
+package io.hostwide.tcm.backstore.rbd;
+
+import io.hostwide.tcm.spi.AsyncBackstore;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+
+/**
+ * Opens Ceph RBD images as backstores. The binding ({@code RbdImage}, src/main/java22) uses the Foreign Function &amp;
+ * Memory API, final in Java 22, and is loaded reflectively so that this module still runs on Java 21, where an RBD
+ * backstore is refused with {@link #unavailable()}'s reason instead of failing at class loading.
+ */
+public final class Rbd {
+    private Rbd() {}
+
+    private static final MethodHandle OPEN;
+    private static final String UNAVAILABLE;
+
+    static {
+        MethodHandle open = null;
+        String why = null;
+        int feature = Runtime.version().feature();
+        if (feature < 22) {
+            why = "the rbd backstore needs Java 22+ (FFM); this is Java " + feature;
+        } else if (!System.getProperty("os.name", "").startsWith("Linux")) {
+            why = "the rbd backstore runs on Linux only";
+        } else {
+            try {
+                Class<?> c = Class.forName(Rbd.class.getPackageName() + ".RbdImage");
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                why = (String) lookup.findStatic(c, "missingLibrary", MethodType.methodType(String.class)).invoke();
+                if (why == null) {
+                    open = lookup.findStatic(c, "open",
+                            MethodType.methodType(AsyncBackstore.class, RbdConfig.class, int.class));
+                }
+            } catch (Throwable e) { // ReflectiveOperationException, LinkageError (class version, missing symbol)
+                why = "the rbd backstore did not load: " + e;
+            }
+        }
+        OPEN = open;
+        UNAVAILABLE = why;
+    }
+
+    /** Why RBD backstores cannot be opened in this JVM (Java version, librbd missing), or null when they can. */
+    public static String unavailable() { return UNAVAILABLE; }
+
+    /**
+     * Connects to the cluster of {@code config} and opens its image.
+     *
+     * @param blockSize the logical block size to export (RBD images are byte-addressed; 512 or 4096)
+     * @throws IOException when the cluster cannot be reached, the pool or image does not exist, or RBD backstores
+     *         are unavailable here (the message says why)
+     */
+    public static AsyncBackstore open(RbdConfig config, int blockSize) throws IOException {
+        if (OPEN == null) {
+            throw new IOException(UNAVAILABLE);
+        }
+        if (blockSize != 512 && blockSize != 4096) {
+            throw new IllegalArgumentException("block size must be 512 or 4096, not " + blockSize);
+        }
+        try {
+            return (AsyncBackstore) OPEN.invokeExact(config, blockSize);
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IOException(t);
+        }
+    }
+}

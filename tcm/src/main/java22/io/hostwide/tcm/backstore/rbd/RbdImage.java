@@ -1,0 +1,796 @@
+package io.hostwide.tcm.backstore.rbd;
+
+import io.hostwide.tcm.spi.AsyncBackstore;
+import io.hostwide.tcm.spi.BackstoreStatusException;
+import io.hostwide.tcm.spi.SenseReason;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * One open RBD image as a backstore (tcmu-runner's rbd handler, SPDK's bdev_rbd): librados/librbd through FFM,
+ * every data operation asynchronous with completions through an eventfd, except compare_and_write (see there).
+ *
+ * <p>Completion path: the image is bound to an eventfd ({@code rbd_set_image_notification}); librbd's threads
+ * queue each finished completion and bump the eventfd, never calling into Java. One poller thread per image
+ * blocks in {@code read(2)} on the eventfd, drains the completions with {@code rbd_poll_io_events} and ends each
+ * operation there: copies read data out, chains the flush of a FUA write, and calls the submitter's
+ * {@link AsyncBackstore.Done}. So QD commands are in flight with two threads in all (the submitter and the poller).
+ *
+ * <p>Memory: each operation in flight owns an {@link Op} slot (queueDepth of them, preallocated; no slot free =
+ * TASK SET FULL) whose native buffer, malloc'd, holds the data librbd reads or writes; a heap or pooled Java
+ * buffer is never handed to native code, so an aborted command's buffer can be reused at once. A slot keeps
+ * buffers up to 1 MiB for reuse and frees larger ones at completion: at most queueDepth × 1 MiB stays allocated.
+ * The completion's argument is the slot index + 1, not a pointer.
+ *
+ * <p>Close racing I/O: {@link #close()} refuses new operations, waits for those in flight to complete (librados'
+ * op timeout bounds this when the cluster is gone), then stops the poller and closes the image. Buffers of an
+ * operation that never completed are leaked rather than freed under librbd's feet.
+ *
+ * <p>Resize from outside: {@code rbd_update_watch}'s callback (a librbd thread, through an upcall stub) only sets a
+ * flag and bumps the eventfd; the poller re-reads the size (librbd must not be re-entered from its own callback)
+ * and tells the device, which raises CAPACITY DATA HAS CHANGED.
+ */
+final class RbdImage implements AsyncBackstore {
+    private static final Logger LOG = Logger.getLogger("io.hostwide.tcm.backstore.rbd");
+    private static final int POLL_BATCH = 64;
+    private static final long RETAIN_BYTES = 1 << 20;
+    private static final int CAW_SECTOR = 512;
+
+    private static final int READ = 0;
+    private static final int WRITE = 1;
+    private static final int WRITE_THEN_FLUSH = 2;
+    private static final int FLUSH = 3;
+    private static final int DISCARD = 4;
+    private static final int WRITE_SAME = 5;
+    private static final String[] KIND = {"read", "write", "write (FUA)", "flush", "discard", "writesame"};
+
+    /** Images with an update watch, by the id their callback argument carries. */
+    private static final Map<Long, RbdImage> WATCHED = new ConcurrentHashMap<>();
+    private static final AtomicLong NEXT_ID = new AtomicLong(1);
+    private static final MemorySegment UPDATE_CALLBACK = updateCallback();
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "rbd-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final RbdConfig config;
+    private final int blockSize;
+    private final long id = NEXT_ID.getAndIncrement();
+    private final MemorySegment cluster;
+    private final MemorySegment ioctx;
+    private final MemorySegment image;
+    private final int eventFd;
+    private final long features;
+    private final Op[] ops;
+    private final ArrayBlockingQueue<Op> free;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicBoolean updatePending = new AtomicBoolean();
+    private final Thread poller;
+    private final MemorySegment zeroBlock;
+    private volatile long sizeBytes;
+    private volatile boolean closed;
+    private volatile boolean stopping;
+    private volatile Runnable capacityListener;
+    private long watchHandle = -1;
+    private final long watchdogNanos;
+    private final ScheduledFuture<?> watchdog;
+
+    /** One operation's state, reused: owned by the submitter until the librbd call, then by the poller. */
+    private static final class Op {
+        final int index;
+        /** [0] the rbd_completion_t out-parameter, [8] compare_and_write's mismatch offset. */
+        final MemorySegment scratch;
+        MemorySegment buffer = MemorySegment.NULL;
+        MemorySegment oneShot = MemorySegment.NULL;
+        int kind;
+        long offset;
+        long length;
+        ByteBuffer dst;
+        AsyncBackstore.Done done;
+        /** When the watchdog answers BUSY for it (System.nanoTime), written before {@link #state} publishes it. */
+        long deadline;
+        /**
+         * generation &lt;&lt; 1 | answered: the submitter answer is given once, by the completion or by the watchdog,
+         * whichever flips the bit first for this generation (a reused slot has a new one, so a late watchdog never
+         * answers the next command). Free slots have the bit set.
+         */
+        final AtomicLong state = new AtomicLong(1);
+
+        Op(int index, MemorySegment scratch) {
+            this.index = index;
+            this.scratch = scratch;
+        }
+    }
+
+    static String missingLibrary() { return LibRbd.MISSING; }
+
+    /** Connects, opens the image, binds the eventfd and starts the poller; called reflectively by {@link Rbd}. */
+    static AsyncBackstore open(RbdConfig config, int blockSize) throws IOException {
+        MemorySegment cluster = MemorySegment.NULL;
+        MemorySegment ioctx = MemorySegment.NULL;
+        MemorySegment image = MemorySegment.NULL;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            MemorySegment id = config.id() == null ? MemorySegment.NULL : arena.allocateFrom(config.id());
+            check(Native.i(LibRbd.RADOS_CREATE, out, id), "rados_create" + (config.id() == null ? "" : " for client." + config.id()));
+            cluster = out.get(ADDRESS, 0);
+            MemorySegment confPath = config.conf() == null ? MemorySegment.NULL : arena.allocateFrom(config.conf());
+            check(Native.i(LibRbd.RADOS_CONF_READ_FILE, cluster, confPath),
+                    "reading the Ceph configuration " + (config.conf() == null ? "(default search)" : config.conf()));
+            if (config.keyring() != null) {
+                confSet(arena, cluster, "keyring", config.keyring());
+            }
+            if (config.opTimeoutSeconds() > 0) {
+                String t = Integer.toString(config.opTimeoutSeconds());
+                // a dead cluster answers ETIMEDOUT (BUSY) instead of leaving commands hanging forever
+                confSet(arena, cluster, "rados_osd_op_timeout", t);
+                confSet(arena, cluster, "rados_mon_op_timeout", t);
+                confSet(arena, cluster, "client_mount_timeout", t);
+            }
+            // Discards must zero what they cover, also partial objects, for LBPRZ = 1 (SBC-4 §4.7.4.5)
+            confSet(arena, cluster, "rbd_skip_partial_discard", "false");
+            for (Map.Entry<String, String> e : config.options().entrySet()) {
+                confSet(arena, cluster, e.getKey(), e.getValue());
+            }
+            check(Native.i(LibRbd.RADOS_CONNECT, cluster), "connecting to the Ceph cluster"
+                    + (config.conf() == null ? "" : " of " + config.conf()));
+            int r = Native.i(LibRbd.RADOS_IOCTX_CREATE, cluster, arena.allocateFrom(config.pool()), out);
+            if (r == -Errno.ENOENT) {
+                throw new IOException("pool '" + config.pool() + "' does not exist");
+            }
+            check(r, "opening pool " + config.pool());
+            ioctx = out.get(ADDRESS, 0);
+            r = Native.i(LibRbd.RBD_OPEN, ioctx, arena.allocateFrom(config.image()), out, MemorySegment.NULL);
+            if (r == -Errno.ENOENT) {
+                throw new IOException("image '" + config.spec() + "' does not exist");
+            }
+            check(r, "rbd_open " + config.spec());
+            image = out.get(ADDRESS, 0);
+            MemorySegment u64 = arena.allocate(JAVA_LONG);
+            check(Native.i(LibRbd.RBD_GET_SIZE, image, u64), "rbd_get_size " + config.spec());
+            long size = u64.get(JAVA_LONG, 0);
+            check(Native.i(LibRbd.RBD_GET_FEATURES, image, u64), "rbd_get_features " + config.spec());
+            long features = u64.get(JAVA_LONG, 0);
+            int efd = Native.eventfd();
+            int n = Native.i(LibRbd.RBD_SET_IMAGE_NOTIFICATION, image, efd, LibRbd.EVENT_TYPE_EVENTFD);
+            if (n < 0) {
+                Native.close(efd);
+                check(n, "rbd_set_image_notification " + config.spec());
+            }
+            RbdImage img = new RbdImage(config, blockSize, cluster, ioctx, image, efd, size, features);
+            img.watch();
+            return img;
+        } catch (IOException | RuntimeException | Error e) {
+            if (!image.equals(MemorySegment.NULL)) {
+                Native.i(LibRbd.RBD_CLOSE, image);
+            }
+            if (!ioctx.equals(MemorySegment.NULL)) {
+                Native.v(LibRbd.RADOS_IOCTX_DESTROY, ioctx);
+            }
+            if (!cluster.equals(MemorySegment.NULL)) {
+                Native.v(LibRbd.RADOS_SHUTDOWN, cluster);
+            }
+            throw e;
+        }
+    }
+
+    private RbdImage(RbdConfig config, int blockSize, MemorySegment cluster, MemorySegment ioctx,
+                     MemorySegment image, int eventFd, long sizeBytes, long features) {
+        this.config = config;
+        this.blockSize = blockSize;
+        this.cluster = cluster;
+        this.ioctx = ioctx;
+        this.image = image;
+        this.eventFd = eventFd;
+        this.sizeBytes = sizeBytes;
+        this.features = features;
+        int depth = config.queueDepth();
+        this.ops = new Op[depth];
+        this.free = new ArrayBlockingQueue<>(depth);
+        MemorySegment scratch = Native.malloc(16L * depth);
+        for (int i = 0; i < depth; i++) {
+            ops[i] = new Op(i, scratch.asSlice(16L * i, 16));
+            free.add(ops[i]);
+        }
+        this.zeroBlock = Native.malloc(blockSize).fill((byte) 0);
+        // librados' op timeout ends what reaches an OSD; not what waits before it (the exclusive lock, a monitor
+        // that is gone): twice the timeout later the watchdog answers BUSY itself, and the slot waits for librbd
+        this.watchdogNanos = TimeUnit.SECONDS.toNanos(2L * config.opTimeoutSeconds());
+        this.watchdog = config.opTimeoutSeconds() == 0 ? null
+                : WATCHDOG.scheduleWithFixedDelay(this::expire, 1, 1, TimeUnit.SECONDS);
+        this.poller = new Thread(this::poll, "rbd-poll-" + config.spec());
+        poller.setDaemon(true);
+        poller.start();
+    }
+
+    private void watch() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment handle = arena.allocate(JAVA_LONG);
+            WATCHED.put(id, this);
+            int r = Native.i(LibRbd.RBD_UPDATE_WATCH, image, handle, UPDATE_CALLBACK, MemorySegment.ofAddress(id));
+            if (r < 0) { // capacity changes from outside then go unseen until reopened; everything else works
+                WATCHED.remove(id);
+                LOG.warning(config.spec() + ": rbd_update_watch failed (" + Errno.name(r)
+                        + "): a resize by another client will not raise CAPACITY DATA HAS CHANGED");
+                return;
+            }
+            watchHandle = handle.get(JAVA_LONG, 0);
+        }
+    }
+
+    // ---- Backstore facts
+
+    @Override
+    public int blockSize() { return blockSize; }
+
+    @Override
+    public long blockCount() { return sizeBytes / blockSize; }
+
+    /** True: the blocking methods wait for librbd, so they run on the device's I/O queue. */
+    @Override
+    public boolean blocking() { return true; }
+
+    @Override
+    public boolean supportsUnmap() { return true; }
+
+    /** rbd_skip_partial_discard is off (see open), so every discarded byte reads back as zero. */
+    @Override
+    public boolean unmapReturnsZeros() { return true; }
+
+    @Override
+    public long provisioningRun(long lba, long maxBlocks) {
+        return maxBlocks; // rbd_diff_iterate2 could tell; until then every block counts as mapped (SBC-4 allows it)
+    }
+
+    /**
+     * 16.2's compare_and_write takes one 512-byte sector and answers EINVAL for more (probed on Debian 12's
+     * 16.2.15); longer ones are left to the core's emulation under its range lock.
+     */
+    @Override
+    public boolean nativeCompareAndWrite(int bytes) { return bytes == CAW_SECTOR; }
+
+    @Override
+    public void onCapacityChange(Runnable listener) { this.capacityListener = listener; }
+
+    @Override
+    public String describe() {
+        return "rbd " + config.spec() + (config.conf() == null ? "" : " (" + config.conf() + ")")
+                + ", features 0x" + Long.toHexString(features) + ", queue depth " + ops.length;
+    }
+
+    // ---- asynchronous submission
+
+    @Override
+    public boolean submitRead(long lba, ByteBuffer dst, Done done) {
+        Op op = free.poll();
+        return op != null && startRead(op, lba, dst, done);
+    }
+
+    @Override
+    public boolean submitWrite(long lba, ByteBuffer src, boolean fua, Done done) {
+        Op op = free.poll();
+        return op != null && startWrite(op, lba, src, fua, done);
+    }
+
+    @Override
+    public boolean submitFlush(Done done) {
+        Op op = free.poll();
+        return op != null && start(op, FLUSH, 0, 0, done);
+    }
+
+    private boolean startRead(Op op, long lba, ByteBuffer dst, Done done) {
+        op.dst = dst;
+        buffer(op, dst.remaining());
+        return start(op, READ, lba * blockSize, dst.remaining(), done);
+    }
+
+    private boolean startWrite(Op op, long lba, ByteBuffer src, boolean fua, Done done) {
+        int len = src.remaining();
+        MemorySegment.copy(MemorySegment.ofBuffer(src), 0, buffer(op, len), 0, len);
+        src.position(src.limit());
+        return start(op, fua ? WRITE_THEN_FLUSH : WRITE, lba * blockSize, len, done);
+    }
+
+    /**
+     * Issues {@code op}; true in any case where {@code done} will be (or was) called, false only when the image is
+     * closed. A librbd call that fails at once completes the operation with its error right here.
+     */
+    private boolean start(Op op, int kind, long offset, long length, Done done) {
+        inFlight.incrementAndGet(); // before reading closed: close() sees either this count or we see closed
+        if (closed) {
+            release(op);
+            return false;
+        }
+        op.kind = kind;
+        op.offset = offset;
+        op.length = length;
+        op.done = done;
+        op.deadline = System.nanoTime() + watchdogNanos;
+        op.state.set((op.state.get() >>> 1) + 1 << 1); // a new generation, unanswered; publishes the fields above
+        int r = Native.i(LibRbd.RBD_AIO_CREATE_COMPLETION, MemorySegment.ofAddress(op.index + 1L),
+                MemorySegment.NULL, op.scratch);
+        if (r < 0) {
+            finish(op, r);
+            return true;
+        }
+        MemorySegment c = op.scratch.get(ADDRESS, 0);
+        long ret = issue(op, c);
+        if (ret < 0) {
+            Native.v(LibRbd.RBD_AIO_RELEASE, c);
+            finish(op, ret);
+        }
+        return true;
+    }
+
+    private long issue(Op op, MemorySegment c) {
+        return switch (op.kind) {
+            case READ -> Native.i(LibRbd.RBD_AIO_READ, image, op.offset, op.length, data(op), c);
+            case WRITE, WRITE_THEN_FLUSH -> Native.i(LibRbd.RBD_AIO_WRITE2, image, op.offset, op.length, data(op), c, 0);
+            case FLUSH -> Native.i(LibRbd.RBD_AIO_FLUSH, image, c);
+            case DISCARD -> Native.i(LibRbd.RBD_AIO_DISCARD, image, op.offset, op.length, c);
+            case WRITE_SAME -> Native.i(LibRbd.RBD_AIO_WRITESAME, image, op.offset, op.length, data(op),
+                    (long) blockSize, c, 0);
+            default -> throw new IllegalStateException("kind " + op.kind);
+        };
+    }
+
+    private static MemorySegment data(Op op) {
+        return op.oneShot.equals(MemorySegment.NULL) ? op.buffer : op.oneShot;
+    }
+
+    /** The native buffer of {@code op} with room for {@code len} bytes. */
+    private static MemorySegment buffer(Op op, long len) {
+        if (len > RETAIN_BYTES) {
+            op.oneShot = Native.malloc(len);
+            return op.oneShot;
+        }
+        if (op.buffer.byteSize() < len) {
+            Native.free(op.buffer);
+            op.buffer = MemorySegment.NULL;
+            op.buffer = Native.malloc(Math.max(len, 64 * 1024));
+        }
+        return op.buffer;
+    }
+
+    // ---- completion (poller thread, or the submitter when librbd refused the call)
+
+    private void poll() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment counter = arena.allocate(JAVA_LONG);
+            MemorySegment state = LibRbd.newCallState(arena);
+            MemorySegment comps = arena.allocate(ADDRESS, POLL_BATCH);
+            while (true) {
+                long r = Native.read(state, eventFd, counter);
+                if (r < 0 && LibRbd.errno(state) != 4 /* EINTR */) {
+                    LOG.severe(config.spec() + ": read(eventfd) failed, errno " + LibRbd.errno(state)
+                            + "; RBD completions stop");
+                    return;
+                }
+                drain(comps);
+                if (updatePending.getAndSet(false)) {
+                    refreshSize();
+                }
+                if (stopping && inFlight.get() == 0) {
+                    return;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.log(Level.SEVERE, config.spec() + ": the RBD poller failed; completions stop", e);
+        }
+    }
+
+    private void drain(MemorySegment comps) {
+        int n;
+        do {
+            n = Native.i(LibRbd.RBD_POLL_IO_EVENTS, image, comps, POLL_BATCH);
+            for (int i = 0; i < n; i++) {
+                MemorySegment c = comps.getAtIndex(ADDRESS, i);
+                long arg = Native.a(LibRbd.RBD_AIO_GET_ARG, c).address();
+                long ret = Native.l(LibRbd.RBD_AIO_GET_RETURN_VALUE, c);
+                Native.v(LibRbd.RBD_AIO_RELEASE, c);
+                complete(ops[(int) (arg - 1)], ret);
+            }
+        } while (n == POLL_BATCH);
+    }
+
+    private void complete(Op op, long ret) {
+        if (ret >= 0 && op.kind == WRITE_THEN_FLUSH && (op.state.get() & 1) == 0) {
+            // FUA: librbd's write is acknowledged from its cache when rbd_cache is on; the flush makes it durable
+            op.kind = FLUSH;
+            MemorySegment scratch = op.scratch;
+            int r = Native.i(LibRbd.RBD_AIO_CREATE_COMPLETION, MemorySegment.ofAddress(op.index + 1L),
+                    MemorySegment.NULL, scratch);
+            long f = r < 0 ? r : Native.i(LibRbd.RBD_AIO_FLUSH, image, scratch.get(ADDRESS, 0));
+            if (f >= 0) {
+                return;
+            }
+            if (r >= 0) {
+                Native.v(LibRbd.RBD_AIO_RELEASE, scratch.get(ADDRESS, 0));
+            }
+            ret = f;
+        }
+        long s = op.state.get();
+        if ((s & 1) != 0 || !op.state.compareAndSet(s, s | 1)) {
+            release(op); // the watchdog answered BUSY; the buffer was librbd's until now
+            return;
+        }
+        if (ret >= 0 && op.kind == READ) {
+            ByteBuffer dst = op.dst;
+            int len = (int) op.length;
+            MemorySegment.copy(data(op), 0, MemorySegment.ofBuffer(dst), 0, len);
+            dst.position(dst.position() + len);
+        }
+        answer(op, ret);
+    }
+
+    /** Ends {@code op} that never reached librbd (or failed at once), answering the submitter. */
+    private void finish(Op op, long ret) {
+        long s = op.state.get();
+        op.state.set(s | 1);
+        answer(op, ret);
+    }
+
+    /** The watchdog: answers BUSY for operations librbd has held past their deadline. */
+    private void expire() {
+        long now = System.nanoTime();
+        for (Op op : ops) {
+            long s = op.state.get();
+            if ((s & 1) != 0 || now - op.deadline < 0) {
+                continue;
+            }
+            Done done = op.done;
+            String what = "rbd " + KIND[op.kind] + " " + config.spec() + " at byte " + op.offset;
+            if (done != null && op.state.compareAndSet(s, s | 1)) {
+                done.done(new BackstoreStatusException(SenseReason.BUSY, what + ": no answer from the cluster in "
+                        + TimeUnit.NANOSECONDS.toSeconds(watchdogNanos) + " s"));
+            }
+        }
+    }
+
+    /** Ends {@code op}: frees its slot (first, so the done callback's next command finds one), then reports. */
+    private void answer(Op op, long ret) {
+        IOException error = null;
+        if (ret < 0) {
+            error = Errno.dataPathError("rbd " + KIND[op.kind] + " " + config.spec() + " at byte " + op.offset
+                    + (op.length > 0 ? "+" + op.length : ""), ret);
+        }
+        Done done = op.done;
+        release(op);
+        done.done(error);
+    }
+
+    private void release(Op op) {
+        op.done = null;
+        op.dst = null;
+        if (!op.oneShot.equals(MemorySegment.NULL)) {
+            Native.free(op.oneShot);
+            op.oneShot = MemorySegment.NULL;
+        }
+        free.add(op);
+        if (inFlight.decrementAndGet() == 0 && closed) {
+            synchronized (inFlight) {
+                inFlight.notifyAll();
+            }
+        }
+    }
+
+    // ---- resize
+
+    /** rbd_update_watch's callback, on a librbd thread: note it, wake the poller; nothing else (no re-entry). */
+    private static void onUpdate(MemorySegment arg) {
+        try {
+            RbdImage img = WATCHED.get(arg.address());
+            if (img != null) {
+                img.updatePending.set(true);
+                Native.wake(img.eventFd);
+            }
+        } catch (Throwable t) { // an exception escaping an upcall ends the JVM
+            LOG.log(Level.WARNING, "rbd update callback", t);
+        }
+    }
+
+    private void refreshSize() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment u64 = arena.allocate(JAVA_LONG);
+            int r = Native.i(LibRbd.RBD_GET_SIZE, image, u64);
+            if (r < 0) {
+                LOG.warning(config.spec() + ": rbd_get_size after an update failed: " + Errno.name(r));
+                return;
+            }
+            long size = u64.get(JAVA_LONG, 0);
+            if (size != sizeBytes) {
+                LOG.info(config.spec() + ": size changed from " + sizeBytes + " to " + size + " bytes");
+                sizeBytes = size;
+                Runnable l = capacityListener;
+                if (l != null) {
+                    l.run();
+                }
+            }
+        }
+    }
+
+    @Override
+    public void resize(long newSizeBytes) throws IOException {
+        long size = newSizeBytes / blockSize * blockSize;
+        if (size < blockSize) {
+            throw new IllegalArgumentException(config.spec() + ": size must be at least one block (" + blockSize + ")");
+        }
+        ensureOpen();
+        check(Native.i(LibRbd.RBD_RESIZE, image, size), "rbd_resize " + config.spec() + " to " + size);
+        sizeBytes = size;
+    }
+
+    // ---- the blocking form: submit, then wait (on the device's I/O queue)
+
+    /** Waits for one operation; librados' op timeout bounds the wait when the cluster stops answering. */
+    private static final class Waiter implements Done {
+        private IOException error;
+        private boolean done;
+
+        @Override
+        public synchronized void done(IOException e) {
+            error = e;
+            done = true;
+            notifyAll();
+        }
+
+        synchronized void await() throws IOException {
+            boolean interrupted = false;
+            while (!done) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the buffers are librbd's until it completes: keep waiting
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            if (error != null) {
+                throw error;
+            }
+        }
+    }
+
+    /** A slot, waiting for one while all are in flight (blocking callers are few: the device's I/O threads). */
+    private Op take() throws IOException {
+        ensureOpen();
+        try {
+            Op op = free.poll(Math.max(60, 2L * config.opTimeoutSeconds()), TimeUnit.SECONDS);
+            if (op == null) {
+                throw new BackstoreStatusException(SenseReason.BUSY, config.spec() + ": no operation slot came free");
+            }
+            return op;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException(config.spec() + ": interrupted waiting for an operation slot");
+        }
+    }
+
+    private void ensureOpen() throws IOException {
+        if (closed) {
+            throw new IOException(config.spec() + ": backstore closed");
+        }
+    }
+
+    private static void startOrClosed(boolean started, Waiter w) throws IOException {
+        if (!started) {
+            throw new IOException("rbd backstore closed");
+        }
+        w.await();
+    }
+
+    @Override
+    public void read(long lba, ByteBuffer dst) throws IOException {
+        Waiter w = new Waiter();
+        startOrClosed(startRead(take(), lba, dst, w), w);
+    }
+
+    @Override
+    public void write(long lba, ByteBuffer src, boolean fua) throws IOException {
+        Waiter w = new Waiter();
+        startOrClosed(startWrite(take(), lba, src, fua, w), w);
+    }
+
+    @Override
+    public void flush() throws IOException {
+        Waiter w = new Waiter();
+        startOrClosed(start(take(), FLUSH, 0, 0, w), w);
+    }
+
+    @Override
+    public void unmap(long lba, long blocks) throws IOException {
+        Waiter w = new Waiter();
+        startOrClosed(start(take(), DISCARD, lba * blockSize, blocks * blockSize, w), w);
+    }
+
+    @Override
+    public void writeZeros(long lba, long blocks) throws IOException {
+        writeSame(lba, blocks, ByteBuffer.allocate(blockSize));
+    }
+
+    @Override
+    public void writeSame(long lba, long blocks, ByteBuffer block) throws IOException {
+        Op op = take();
+        MemorySegment.copy(MemorySegment.ofBuffer(block), 0, buffer(op, blockSize), 0, blockSize);
+        Waiter w = new Waiter();
+        startOrClosed(start(op, WRITE_SAME, lba * blockSize, blocks * blockSize, w), w);
+    }
+
+    @Override
+    public long compareAndWrite(long lba, ByteBuffer verify, ByteBuffer data, boolean fua) throws IOException {
+        int len = verify.remaining();
+        if (data.remaining() != len) {
+            throw new IllegalArgumentException("verify and write data differ in length");
+        }
+        if (!nativeCompareAndWrite(len)) {
+            throw new UnsupportedOperationException(config.spec() + ": compare_and_write of " + len + " bytes");
+        }
+        Op op = take();
+        inFlight.incrementAndGet(); // as start(): close() waits for this call
+        long ret;
+        try {
+            if (closed) {
+                throw new IOException(config.spec() + ": backstore closed");
+            }
+            MemorySegment buf = buffer(op, 2L * len); // [verify | data]
+            MemorySegment.copy(MemorySegment.ofBuffer(verify), 0, buf, 0, len);
+            MemorySegment.copy(MemorySegment.ofBuffer(data), 0, buf, len, len);
+            // The synchronous call, on the device's I/O queue: 16.2's rbd_aio_compare_and_write never signals the
+            // image's eventfd (its completion stayed off rbd_poll_io_events in a probe), so it would hang here.
+            ret = Native.l(LibRbd.RBD_COMPARE_AND_WRITE, image, lba * blockSize, (long) len, buf, buf.asSlice(len),
+                    op.scratch.asSlice(8, 8), 0);
+            if (ret == -Errno.EILSEQ) {
+                // What mismatch_off counts from differs: the image offset of the byte (tcmu-runner subtracts the
+                // start), while 16.2.15 gives the image offset of the object's start plus the offset in the buffer
+                // (probed: 485 in the last sector of a 1 GiB image came back as 1069547520 + 485). The range is one
+                // 512-byte-aligned sector and objects start on sectors, so the remainder is the offset either way.
+                return op.scratch.get(JAVA_LONG, 8) % CAW_SECTOR;
+            }
+        } finally {
+            release(op);
+        }
+        if (ret < 0) {
+            throw Errno.dataPathError("rbd compare_and_write " + config.spec() + " at byte " + lba * blockSize
+                    + "+" + len, ret);
+        }
+        if (fua) {
+            flush();
+        }
+        return -1;
+    }
+
+    // ---- close
+
+    @Override
+    public void close() throws IOException {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        boolean drained = awaitIdle();
+        if (watchdog != null) {
+            watchdog.cancel(false);
+        }
+        if (watchHandle >= 0) {
+            int r = Native.i(LibRbd.RBD_UPDATE_UNWATCH, image, watchHandle); // waits for a running callback
+            if (r < 0) {
+                LOG.warning(config.spec() + ": rbd_update_unwatch: " + Errno.name(r));
+            }
+        }
+        WATCHED.remove(id);
+        stopping = true;
+        Native.wake(eventFd);
+        try {
+            poller.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        // rbd_close waits for librbd's own work (an operation stuck waiting for the exclusive lock of a cluster that
+        // is gone may never end): done on a thread of its own, waited for a bounded time, else left behind
+        int[] closed = {Integer.MIN_VALUE};
+        Thread closer = new Thread(() -> {
+            int c = Native.i(LibRbd.RBD_CLOSE, image);
+            Native.v(LibRbd.RADOS_IOCTX_DESTROY, ioctx);
+            Native.v(LibRbd.RADOS_SHUTDOWN, cluster);
+            synchronized (closed) {
+                closed[0] = c;
+            }
+        }, "rbd-close-" + config.spec());
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closer.join(TimeUnit.SECONDS.toMillis(Math.max(30, 2L * config.opTimeoutSeconds())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        int r;
+        synchronized (closed) {
+            r = closed[0];
+        }
+        if (r == Integer.MIN_VALUE) {
+            LOG.warning(config.spec() + ": rbd_close did not finish; left to finish (or not) on its own thread");
+            return; // the eventfd and buffers stay with librbd
+        }
+        Native.close(eventFd);
+        if (drained) { // else librbd may still hold them: leaked on purpose
+            for (Op op : ops) {
+                Native.free(op.buffer);
+            }
+            Native.free(zeroBlock);
+        }
+        if (r < 0) {
+            throw new IOException("rbd_close " + config.spec() + ": " + Errno.name(r));
+        }
+    }
+
+    /** Waits for the operations in flight; false when they did not end within twice the op timeout (or 60 s). */
+    private boolean awaitIdle() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.max(60, 2L * config.opTimeoutSeconds()));
+        synchronized (inFlight) {
+            while (inFlight.get() > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    LOG.warning(config.spec() + ": " + inFlight.get() + " operations still in flight at close");
+                    return false;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(inFlight, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static void confSet(Arena arena, MemorySegment cluster, String key, String value) throws IOException {
+        int r = Native.i(LibRbd.RADOS_CONF_SET, cluster, arena.allocateFrom(key), arena.allocateFrom(value));
+        if (r < 0) {
+            throw new IOException("Ceph option " + key + "=" + value + " refused: " + Errno.name(r));
+        }
+    }
+
+    private static void check(long r, String what) throws IOException {
+        if (r < 0) {
+            throw new IOException(what + " failed: " + Errno.name(r));
+        }
+    }
+
+    private static MemorySegment updateCallback() {
+        if (LibRbd.MISSING != null) {
+            return MemorySegment.NULL;
+        }
+        try {
+            return LibRbd.updateCallback(MethodHandles.lookup().findStatic(RbdImage.class, "onUpdate",
+                    MethodType.methodType(void.class, MemorySegment.class)), Arena.global());
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}

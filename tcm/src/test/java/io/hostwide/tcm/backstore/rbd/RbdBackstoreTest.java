@@ -1,0 +1,321 @@
+package io.hostwide.tcm.backstore.rbd;
+
+import io.hostwide.scsi.spec.Asc;
+import io.hostwide.scsi.spec.BigEndian;
+import io.hostwide.scsi.spec.LunAddress;
+import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.scsi.spec.SenseKey;
+import io.hostwide.scsi.spec.TaskAttribute;
+import io.hostwide.tcm.Harness;
+import io.hostwide.tcm.TestFabric;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.spi.AsyncBackstore;
+import io.hostwide.tcm.spi.TargetCommand;
+
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The rbd backstore under the target core, against the real single-node cluster of bin/ceph-test-cluster (issue
+ * 15): raw CDBs in, status, sense and data out. Each test makes its own image. The dead-cluster test stops the
+ * daemons, so it runs last.
+ */
+@ExtendWith(CephTestCluster.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RbdBackstoreTest {
+    private static final int BS = 512;
+
+    private static AsyncBackstore open(CephTestCluster c, String image) throws Exception {
+        return Rbd.open(RbdConfig.of(c.conf(), "rbd", image), BS);
+    }
+
+    private static Harness harness(CephTestCluster c, long sizeMiB) throws Exception {
+        return new Harness(new DeviceAttributes().thinProvisioning(true), open(c, c.createImage("t", sizeMiB)), false);
+    }
+
+    private static byte[] write16(long lba, int blocks, boolean fua) {
+        byte[] c = new byte[16];
+        c[0] = (byte) 0x8A;
+        c[1] = (byte) (fua ? 0x08 : 0);
+        BigEndian.put64(c, 2, lba);
+        BigEndian.put32(c, 10, blocks);
+        return c;
+    }
+
+    @Test
+    @Order(1)
+    void readWriteFuaAndSynchronizeCache(CephTestCluster c) throws Exception {
+        try (Harness h = harness(c, 64)) {
+            assertThat(h.device.blockCount()).isEqualTo((64L << 20) / BS);
+            byte[] a = Harness.pattern(64 * BS, 1);
+            assertThat(h.out(Harness.write10(100, 64), a).status()).isEqualTo(ScsiStatus.GOOD);
+            byte[] b = Harness.pattern(8 * BS, 2);
+            assertThat(h.out(write16(8191, 8, true), b).status()).isEqualTo(ScsiStatus.GOOD); // FUA, across an object
+            // SBC-4 §5.26 SYNCHRONIZE CACHE (10), whole medium
+            assertThat(h.none(Harness.cdb(0x35, 0, 0, 0, 0, 0, 0, 0, 0, 0)).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(100, 64), 64 * BS).data()).isEqualTo(a);
+            assertThat(h.in(Harness.read10(8191, 8), 8 * BS).data()).isEqualTo(b);
+            assertThat(h.in(Harness.read10(5000, 4), 4 * BS).data()).as("never written").isEqualTo(new byte[4 * BS]);
+            // the last block, then one past the end: LBA OUT OF RANGE, never sent to librbd
+            long last = h.device.blockCount() - 1;
+            byte[] one = Harness.pattern(BS, 9);
+            assertThat(h.out(write16(last, 1, false), one).status()).isEqualTo(ScsiStatus.GOOD);
+            TestFabric.Result past = h.in(read16(last, 2), 2 * BS);
+            assertThat(past.senseKey()).isEqualTo(SenseKey.ILLEGAL_REQUEST);
+            assertThat(past.ascAscq()).isEqualTo(Asc.LOGICAL_BLOCK_ADDRESS_OUT_OF_RANGE);
+        }
+    }
+
+    private static byte[] read16(long lba, int blocks) {
+        byte[] c = new byte[16];
+        c[0] = (byte) 0x88;
+        BigEndian.put64(c, 2, lba);
+        BigEndian.put32(c, 10, blocks);
+        return c;
+    }
+
+    @Test
+    @Order(2)
+    void unmapReadsBackZerosAlsoForPartialObjects(CephTestCluster c) throws Exception {
+        try (Harness h = harness(c, 16)) {
+            byte[] data = Harness.pattern(64 * BS, 3);
+            assertThat(h.out(Harness.write10(1000, 64), data).status()).isEqualTo(ScsiStatus.GOOD);
+            // SBC-4 §5.31 UNMAP of 10 blocks inside the written 64: a partial-object discard
+            byte[] list = new byte[24];
+            list[1] = 22;
+            list[3] = 16;
+            BigEndian.put64(list, 8, 1010);
+            BigEndian.put32(list, 16, 10);
+            TestFabric.Result unmap = h.out(Harness.cdb(0x42, 0, 0, 0, 0, 0, 0, 0, 24, 0), list);
+            assertThat(unmap.status()).as("UNMAP %s", unmap).isEqualTo(ScsiStatus.GOOD);
+            byte[] expect = data.clone();
+            Arrays.fill(expect, 10 * BS, 20 * BS, (byte) 0);
+            assertThat(h.in(Harness.read10(1000, 64), 64 * BS).data()).isEqualTo(expect);
+            // READ CAPACITY (16): LBPME and LBPRZ (SBC-4 §5.20.2)
+            TestFabric.Result cap = h.in(Harness.cdb(0x9E, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0), 32);
+            assertThat(cap.data()[14] & 0xC0).isEqualTo(0xC0);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void writeSameReplicatesTheBlockAndZeroes(CephTestCluster c) throws Exception {
+        try (Harness h = harness(c, 16)) {
+            byte[] block = Harness.pattern(BS, 4);
+            // SBC-4 §5.50 WRITE SAME (16), 300 blocks
+            byte[] ws = new byte[16];
+            ws[0] = (byte) 0x93;
+            BigEndian.put64(ws, 2, 2000);
+            BigEndian.put32(ws, 10, 300);
+            assertThat(h.out(ws, block).status()).isEqualTo(ScsiStatus.GOOD);
+            byte[] back = h.in(Harness.read10(2000, 300), 300 * BS).data();
+            for (int i = 0; i < 300; i++) {
+                assertThat(Arrays.copyOfRange(back, i * BS, (i + 1) * BS)).as("block %d", i).isEqualTo(block);
+            }
+            assertThat(h.in(Harness.read10(2300, 1), BS).data()).isEqualTo(new byte[BS]);
+            BigEndian.put32(ws, 10, 100);
+            assertThat(h.out(ws, new byte[BS]).status()).isEqualTo(ScsiStatus.GOOD); // zeros
+            assertThat(h.in(Harness.read10(2000, 100), 100 * BS).data()).isEqualTo(new byte[100 * BS]);
+            assertThat(h.in(Harness.read10(2100, 1), BS).data()).isEqualTo(block);
+        }
+    }
+
+    @Test
+    @Order(4)
+    void compareAndWriteMatchesAndMiscomparesWithTheOffset(CephTestCluster c) throws Exception {
+        try (Harness h = harness(c, 16)) {
+            byte[] old = Harness.pattern(2 * BS, 5);
+            assertThat(h.out(Harness.write10(300, 2), old).status()).isEqualTo(ScsiStatus.GOOD);
+            byte[] neu = Harness.pattern(2 * BS, 6);
+            byte[] caw = new byte[16];
+            caw[0] = (byte) 0x89;
+            BigEndian.put64(caw, 2, 300);
+            caw[13] = 2;
+            byte[] both = new byte[4 * BS];
+            System.arraycopy(old, 0, both, 0, 2 * BS);
+            System.arraycopy(neu, 0, both, 2 * BS, 2 * BS);
+            assertThat(h.out(caw, both).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(300, 2), 2 * BS).data()).isEqualTo(neu);
+            // the verify data differs from the medium first at byte 700 (two blocks: the core's emulation)
+            byte[] stale = neu.clone();
+            stale[700] ^= 0x5A;
+            System.arraycopy(stale, 0, both, 0, 2 * BS);
+            System.arraycopy(old, 0, both, 2 * BS, 2 * BS);
+            TestFabric.Result mis = h.out(caw, both);
+            // SBC-4 §5.3: MISCOMPARE, MISCOMPARE DURING VERIFY OPERATION, INFORMATION = offset of the first difference
+            assertThat(mis.status()).isEqualTo(ScsiStatus.CHECK_CONDITION);
+            assertThat(mis.senseKey()).isEqualTo(SenseKey.MISCOMPARE);
+            assertThat(mis.ascAscq()).isEqualTo(Asc.MISCOMPARE_DURING_VERIFY_OPERATION);
+            assertThat(mis.information()).isEqualTo(700);
+            assertThat(h.in(Harness.read10(300, 2), 2 * BS).data()).as("nothing written").isEqualTo(neu);
+
+            // one block: librbd's own compare_and_write (atomic across gateways)
+            caw[13] = 1;
+            byte[] one = new byte[2 * BS];
+            System.arraycopy(neu, 0, one, 0, BS);
+            byte[] third = Harness.pattern(BS, 8);
+            System.arraycopy(third, 0, one, BS, BS);
+            assertThat(h.out(caw, one).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(300, 1), BS).data()).isEqualTo(third);
+            one[77] = (byte) (third[77] ^ 1);
+            System.arraycopy(third, 0, one, 0, 77);
+            System.arraycopy(third, 78, one, 78, BS - 78);
+            TestFabric.Result mis1 = h.out(caw, one);
+            assertThat(mis1.senseKey()).isEqualTo(SenseKey.MISCOMPARE);
+            assertThat(mis1.information()).isEqualTo(77);
+            assertThat(h.in(Harness.read10(300, 1), BS).data()).isEqualTo(third);
+
+            // the last block of the image, in its last object: librbd 16.2 counts the mismatch offset from the
+            // object's start there (libiscsi CompareAndWrite.Miscompare found it: the CAW answered GOOD)
+            long last = h.device.blockCount() - 1;
+            assertThat(h.out(write16(last, 1, false), third).status()).isEqualTo(ScsiStatus.GOOD);
+            BigEndian.put64(caw, 2, last);
+            TestFabric.Result mis2 = h.out(caw, one);
+            assertThat(mis2.senseKey()).isEqualTo(SenseKey.MISCOMPARE);
+            assertThat(mis2.information()).isEqualTo(77);
+            assertThat(h.in(read16(last, 1), BS).data()).isEqualTo(third);
+        }
+    }
+
+    @Test
+    @Order(5)
+    void extendedCopyAcrossTwoRbdLuns(CephTestCluster c) throws Exception {
+        try (Harness h = harness(c, 16)) {
+            Device d2 = h.core.addDevice("dev1", open(c, c.createImage("x", 16)), new DeviceAttributes());
+            h.port.addLun(1, d2);
+            byte[] data = Harness.pattern(40 * BS, 7);
+            assertThat(h.out(Harness.write10(100, 40), data).status()).isIn(ScsiStatus.GOOD,
+                    ScsiStatus.CHECK_CONDITION); // REPORTED LUNS DATA HAS CHANGED may come first
+            assertThat(h.out(Harness.write10(100, 40), data).status()).isEqualTo(ScsiStatus.GOOD);
+            byte[] p = xcopyList(h.device.naa(), d2.naa(), 40, 100, 7);
+            assertThat(h.out(xcopyCdb(p.length), p).status()).isEqualTo(ScsiStatus.GOOD);
+            TestFabric.Result r;
+            do { // drain the unit attentions of the new LUN
+                r = h.fabric.run(h.session, LunAddress.encode(1), Harness.read10(7, 40), 40 * BS,
+                        TargetCommand.DIR_READ, null);
+            } while (r.status() == ScsiStatus.CHECK_CONDITION && r.senseKey() == SenseKey.UNIT_ATTENTION);
+            assertThat(r.data()).isEqualTo(data);
+        }
+    }
+
+    private static byte[] xcopyCdb(int length) {
+        byte[] c = new byte[16];
+        c[0] = (byte) 0x83;
+        BigEndian.put32(c, 10, length);
+        return c;
+    }
+
+    /** SPC-4 §6.4: LID1 list, two E4h (NAA) target descriptors, one block→block (02h) segment. */
+    private static byte[] xcopyList(long srcNaa, long dstNaa, int blocks, long srcLba, long dstLba) {
+        byte[] p = new byte[16 + 64 + 28];
+        p[0] = 1;
+        BigEndian.put16(p, 2, 64);
+        BigEndian.put32(p, 8, 28);
+        long[] naas = {srcNaa, dstNaa};
+        for (int i = 0; i < 2; i++) {
+            int off = 16 + 32 * i;
+            p[off] = (byte) 0xE4;
+            p[off + 4] = 0x01;
+            p[off + 5] = 0x03;
+            p[off + 7] = 8;
+            BigEndian.put64(p, off + 8, naas[i]);
+            BigEndian.put16(p, off + 30, BS);
+        }
+        int s = 16 + 64;
+        p[s] = 0x02;
+        BigEndian.put16(p, s + 2, 0x18);
+        BigEndian.put16(p, s + 4, 0);
+        BigEndian.put16(p, s + 6, 1);
+        BigEndian.put16(p, s + 10, blocks);
+        BigEndian.put64(p, s + 12, srcLba);
+        BigEndian.put64(p, s + 20, dstLba);
+        return p;
+    }
+
+    @Test
+    @Order(6)
+    void resizeByAnotherClientRaisesCapacityDataHasChanged(CephTestCluster c) throws Exception {
+        String image = c.createImage("r", 16);
+        try (Harness h = new Harness(new DeviceAttributes(), open(c, image), false)) {
+            assertThat(h.in(Harness.read10(0, 1), BS).status()).isEqualTo(ScsiStatus.GOOD);
+            c.run(List.of("rbd", "-c", c.conf(), "resize", "--size", "32M", "rbd/" + image), 120);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (h.device.blockCount() != (32L << 20) / BS && System.nanoTime() < deadline) {
+                Thread.sleep(50); // polling for something that must happen, with a generous deadline
+            }
+            assertThat(h.device.blockCount()).isEqualTo((32L << 20) / BS);
+            TestFabric.Result ua = h.in(Harness.read10(0, 1), BS);
+            assertThat(ua.senseKey()).isEqualTo(SenseKey.UNIT_ATTENTION);
+            assertThat(ua.ascAscq()).isEqualTo(Asc.CAPACITY_DATA_HAS_CHANGED);
+            assertThat(h.in(Harness.read10((32L << 20) / BS - 1, 1), BS).status()).isEqualTo(ScsiStatus.GOOD);
+        }
+    }
+
+    @Test
+    @Order(7)
+    void sixtyFourCommandsInFlightKeepTheirData(CephTestCluster c) throws Exception {
+        try (Harness h = harness(c, 64)) {
+            int qd = 64;
+            int blocks = 16;
+            for (int round = 0; round < 4; round++) {
+                List<CompletableFuture<TestFabric.Result>> writes = new ArrayList<>();
+                for (int i = 0; i < qd; i++) {
+                    writes.add(h.fabric.start(h.session, 0, Harness.write10((long) i * 97 * blocks, blocks),
+                            TaskAttribute.SIMPLE, blocks * BS, TargetCommand.DIR_WRITE,
+                            Harness.pattern(blocks * BS, round * 1000 + i)));
+                }
+                for (CompletableFuture<TestFabric.Result> w : writes) {
+                    assertThat(w.get(120, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
+                }
+                List<CompletableFuture<TestFabric.Result>> reads = new ArrayList<>();
+                for (int i = 0; i < qd; i++) {
+                    reads.add(h.fabric.start(h.session, 0, Harness.read10((long) i * 97 * blocks, blocks),
+                            TaskAttribute.SIMPLE, blocks * BS, TargetCommand.DIR_READ, null));
+                }
+                for (int i = 0; i < qd; i++) {
+                    TestFabric.Result r = reads.get(i).get(120, TimeUnit.SECONDS);
+                    assertThat(r.status()).isEqualTo(ScsiStatus.GOOD);
+                    assertThat(r.data()).as("round %d command %d", round, i)
+                            .isEqualTo(Harness.pattern(blocks * BS, round * 1000 + i));
+                }
+            }
+        }
+    }
+
+    @Test
+    @Order(100)
+    void aDeadClusterAnswersBusyInsteadOfHanging(CephTestCluster c) throws Exception {
+        String image = c.createImage("d", 16);
+        RbdConfig cfg = new RbdConfig(c.conf(), "rbd", image, null, null, 3, Map.of(), 32);
+        try (Harness h = new Harness(new DeviceAttributes(), Rbd.open(cfg, BS), false)) {
+            // a read first: the write below must also take RBD's exclusive lock, which waits for the monitors, past
+            // librados' op timeout; the backstore's watchdog answers it
+            assertThat(h.in(Harness.read10(0, 1), BS).status()).isEqualTo(ScsiStatus.GOOD);
+            c.stopDaemons(); // for good: a later test gets a fresh cluster
+            {
+                long t0 = System.nanoTime();
+                TestFabric.Result r = h.fabric.start(h.session, 0, Harness.write10(0, 1), TaskAttribute.SIMPLE,
+                        BS, TargetCommand.DIR_WRITE, new byte[BS]).get(120, TimeUnit.SECONDS);
+                // tcmu-runner's mapping: ETIMEDOUT → BUSY, the initiator retries
+                assertThat(r.status()).as("%s after %d ms", r, (System.nanoTime() - t0) / 1_000_000)
+                        .isEqualTo(ScsiStatus.BUSY);
+                r = h.fabric.start(h.session, 0, Harness.read10(8, 1), TaskAttribute.SIMPLE, BS,
+                        TargetCommand.DIR_READ, null).get(120, TimeUnit.SECONDS);
+                assertThat(r.status()).isEqualTo(ScsiStatus.BUSY);
+            }
+        }
+    }
+}
