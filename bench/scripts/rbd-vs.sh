@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# Side by side on one Ceph RBD image (issue 15 item 3): librbd itself (fio's rbd engine: no gateway, the ceiling for
+# any gateway), Debian's tgtd with its bs_rbd backing store (tgt-rbd), and `hostwide serve` with an rbd backstore.
+# Each cell runs the three in turn, rotating the order every round, and reports the medians and the ratios
+# hostwide/librbd and hostwide/tgtd.
+#
+#   bench/scripts/rbd-vs.sh [--quick] [--rounds N] [--secs S] [--json FILE] [--jar HOSTWIDE.JAR] [--only REGEX]
+#                           [--conf CEPH.CONF --pool POOL]
+#
+# Cluster: by default the script starts its own single-node test cluster (bin/ceph-test-cluster, memstore OSD on
+# loopback) and destroys it at the end; --conf/--pool use an existing cluster instead (the script then creates and
+# removes two images of its own, hostwide-bench-<pid>-{a,b}). Each gateway serves its own image, both filled with
+# data first (reads of never-written RBD objects cost no OSD read and would flatter every row).
+#
+# Cells: 4 KiB random read and random write at QD 1/16/64; 1 MiB sequential read and write at QD 4/16 (--quick:
+# QD16 4 KiB read and write, 1 MiB read at QD4, 3 s rounds). Clients: the librbd row is fio (ioengine=rbd); the
+# gateways are driven by iSCSI clients on loopback: libiscsi's iscsi-perf for reads, hostwide's own initiator
+# (`hostwide bench --device iscsi:`) for writes, the same client for both gateways.
+#
+# A round that fails, hangs or measures 0 stops the script with exit status 1, naming the cell, row and round.
+# Needs root (tgtd), tgt, tgt-rbd, fio, libiscsi-bin, the ceph packages, python3; as root, missing packages are
+# installed with apt-get. Goals (issue 15): hostwide >= 0.9x librbd at 4 KiB QD16/64 and 1 MiB, and so >= 1.45x tgtd.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+quick=0 rounds="" secs="" json="" jar="" only="" conf="" pool=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --rounds) rounds=$2; shift ;;
+    --secs) secs=$2; shift ;;
+    --json) json=$2; shift ;;
+    --jar) jar=$2; shift ;;
+    --only) only=$2; shift ;;
+    --conf) conf=$2; shift ;;
+    --pool) pool=$2; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "rbd-vs.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ "$quick" = 1 ] && { rounds=${rounds:-3}; secs=${secs:-3}; }
+rounds=${rounds:-3}; secs=${secs:-5}
+[[ "$rounds" =~ ^[1-9][0-9]*$ && "$secs" =~ ^[1-9][0-9]*$ ]] || { echo "rbd-vs.sh: --rounds and --secs take positive integers" >&2; exit 2; }
+{ [ -z "$conf" ] && [ -z "$pool" ]; } || { [ -f "$conf" ] && [ -n "$pool" ]; } \
+  || { echo "rbd-vs.sh: --conf FILE and --pool NAME go together (and FILE must exist)" >&2; exit 2; }
+
+need=(tgtd:tgt tgtadm:tgt fio:fio iscsi-perf:libiscsi-bin iscsi-readcapacity16:libiscsi-bin rbd:ceph-common
+      python3:python3)
+[ -f /usr/lib/tgt/backing-store/bs_rbd.so ] || need+=(missing:tgt-rbd)
+[ -n "$conf" ] || need+=(ceph-mon:ceph-mon ceph-mgr:ceph-mgr ceph-osd:ceph-osd)
+missing=()
+for n in "${need[@]}"; do command -v "${n%%:*}" >/dev/null || missing+=("${n#*:}"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  mapfile -t missing < <(printf "%s\n" "${missing[@]}" | sort -u)
+  if [ "$(id -u)" = 0 ]; then
+    echo "installing ${missing[*]}" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "rbd-vs.sh: missing packages: apt-get install -y ${missing[*]} (and run as root for tgtd)" >&2; exit 1
+  fi
+fi
+[ "$(id -u)" = 0 ] || { echo "rbd-vs.sh: tgtd needs root" >&2; exit 1; }
+# shellcheck source=../../bin/jdk.sh
+source "$root/bin/jdk.sh"
+# shellcheck source=../../bin/memory.sh
+source "$root/bin/memory.sh"
+if [ -z "$jar" ]; then
+  "$root/hostwide" --version >/dev/null
+  jar="$root/cli/target/hostwide.jar"
+fi
+[ -f "$jar" ] || { echo "rbd-vs.sh: no such jar: $jar" >&2; exit 1; }
+
+work=$(mktemp -d /tmp/hostwide-rbd-vs.XXXXXX)
+cluster="" pids=() images=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  sleep 0.5; for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+  if [ -n "$cluster" ]; then "$root/bin/ceph-test-cluster" destroy "$cluster" >/dev/null 2>&1 || true
+  else for i in "${images[@]}"; do timeout 60 rbd -c "$conf" rm "$pool/$i" >/dev/null 2>&1 || true; done; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+himg=hostwide-bench-$$-a timg=hostwide-bench-$$-b
+if [ -z "$conf" ]; then
+  cluster="$work/ceph" pool=rbd
+  echo "rbd-vs.sh: starting a test cluster in $cluster" >&2
+  "$root/bin/ceph-test-cluster" start "$cluster" --size 6 --image "$himg:1G" --image "$timg:1G" >&2
+  conf="$cluster/ceph.conf"
+else
+  for i in "$himg" "$timg"; do timeout 60 rbd -c "$conf" create --size 1G "$pool/$i"; images+=("$i"); done
+fi
+export CEPH_CONF="$conf"
+echo "rbd-vs.sh: filling both images" >&2
+for i in "$himg" "$timg"; do
+  timeout 300 fio --name=fill --ioengine=rbd --clientname=admin --pool="$pool" --rbdname="$i" --rw=write --bs=4m \
+    --iodepth=4 --size=1g >"$work/fill.log" 2>&1 || { echo "rbd-vs.sh: filling $i failed: $(tail -5 "$work/fill.log")" >&2; exit 1; }
+done
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+pick_port() { local p; while :; do p=$((20000 + RANDOM % 30000)); port_free $p && [[ " $* " != *" $p "* ]] && { echo $p; return; }; done; }
+wait_port() { for _ in $(seq 1 300); do port_free "$1" || return 0; sleep 0.1; done; return 1; }
+tport=$(pick_port); hport=$(pick_port "$tport")
+tiqn=iqn.2026-12.org.tgt:rbd-bench; hiqn=iqn.2026-12.io.hostwide:rbd-bench
+
+ctl=$((100 + RANDOM % 1000))   # tgtd's control-socket index, not a TCP port
+tgtd -f --iscsi portal=127.0.0.1:$tport --control-port=$ctl >"$work/tgtd.log" 2>&1 & pids+=($!); disown $!
+wait_port $tport || { echo "tgtd did not start: $(cat "$work/tgtd.log")" >&2; exit 1; }
+tgtadm -C $ctl --lld iscsi --op new --mode target --tid 1 -T $tiqn
+tgtadm -C $ctl --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 --bstype rbd -b "$pool/$timg" --bsopts "conf=$conf"
+tgtadm -C $ctl --lld iscsi --op bind --mode target --tid 1 -I ALL
+cat >"$work/serve.json" <<EOF
+{
+  "portals": ["127.0.0.1:$hport"],
+  "backstores": { "rbd0": { "type": "rbd", "pool": "$pool", "image": "$himg", "conf": "$conf", "block_size": 512 } },
+  "targets": [ { "name": "$hiqn", "luns": [ { "lun": 0, "backstore": "rbd0" } ] } ]
+}
+EOF
+# shellcheck disable=SC2046 # the option strings split into words on purpose
+"$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory 2g) -jar "$jar" serve --memory 2g \
+  --config "$work/serve.json" --admin-socket "$work/admin.sock" >"$work/hostwide.log" 2>&1 & pids+=($!); disown $!
+wait_port $hport || { echo "hostwide serve did not start: $(tail "$work/hostwide.log")" >&2; exit 1; }
+
+declare -A url=([tgtd]="iscsi://127.0.0.1:$tport/$tiqn/1" [hostwide]="iscsi://127.0.0.1:$hport/$hiqn/0")
+declare -A image=([librbd]="$himg" [tgtd]="$timg" [hostwide]="$himg")
+for t in tgtd hostwide; do
+  b=$(iscsi-readcapacity16 "${url[$t]}" | awk -F: '/LOGICAL BLOCK LENGTH/ {print $2+0}')
+  [ "$b" = 512 ] || { echo "rbd-vs.sh: $t: block length '$b', expected 512" >&2; exit 1; }
+done
+rows=(librbd tgtd hostwide)
+
+# One run: prints operations per second, or fails.   run ROW RW(randread|read|randwrite|write) BS QD
+run() {
+  local t=$1 rw=$2 bs=$3 qd=$4 out="$work/run.out" limit=$((10 * secs + 60))
+  case "$t" in
+    librbd)
+      timeout -k 5 "$limit" fio --name=c --ioengine=rbd --clientname=admin --pool="$pool" --rbdname="${image[$t]}" \
+        --rw="$rw" --bs="$bs" --iodepth="$qd" --runtime="$secs" --time_based --size=1g --output-format=json \
+        >"$out" 2>"$work/run.err" || { cat "$work/run.err" "$out" >&2; return 1; }
+      python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(j["read"]["iops"] + j["write"]["iops"] if j["error"] == 0 else 0)' "$out" ;;
+    *)
+      case "$rw" in
+        randread|read)
+          # shellcheck disable=SC2046
+          timeout -k 5 "$limit" iscsi-perf $([ "$rw" = randread ] && echo -r) -m "$qd" -b $((bs / 512)) -t "$secs" "${url[$t]}" \
+            >"$out" 2>&1 || { cat "$out" >&2; return 1; }
+          tr '\r' '\n' <"$out" | awk '/iops average/ {v=$0} END {sub(/.*iops average /, "", v); sub(/ .*/, "", v); print v+0}' ;;
+        *)
+          timeout -k 5 "$limit" "$JAVA" -XX:+UseParallelGC -jar "$jar" bench --device "iscsi:url=${url[$t]}" --rw="$rw" \
+            --bs="$bs" --iodepth="$qd" --runtime="${secs}s" --json >"$out" 2>&1 || { cat "$out" >&2; return 1; }
+          python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["write"]["iops"] + r["read"]["iops"] if r["errors"] == 0 else 0)' "$out" ;;
+      esac ;;
+  esac
+}
+
+cells=()
+add() { [ -z "$only" ] || [[ "$1" =~ $only ]] && cells+=("$*"); true; }
+if [ "$quick" = 1 ]; then
+  add randread-4k-qd16 randread 4096 16; add randwrite-4k-qd16 randwrite 4096 16; add read-1m-qd4 read 1048576 4
+else
+  for op in read write; do
+    for qd in 1 16 64; do add rand$op-4k-qd$qd rand$op 4096 $qd; done
+    for qd in 4 16; do add $op-1m-qd$qd $op 1048576 $qd; done
+  done
+fi
+[ ${#cells[@]} -gt 0 ] || { echo "rbd-vs.sh: --only '$only' matches no cell" >&2; exit 2; }
+
+results="$work/results.tsv"; : >"$results"
+echo "rbd-vs.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar" >&2
+for c in "${cells[@]}"; do
+  read -r name rw bs qd <<<"$c"
+  for r in $(seq 1 "$rounds"); do
+    for k in 0 1 2; do
+      t=${rows[$(( (k + r - 1) % 3 ))]}
+      v=$(run "$t" "$rw" "$bs" "$qd") || v=0
+      if [ "$(awk -v v="$v" 'BEGIN {print (v > 0)}')" != 1 ]; then
+        echo "rbd-vs.sh: FAILED cell $name, row $t, round $r (result '$v'); see above" >&2; exit 1
+      fi
+      printf "%s\t%s\t%s\t%s\t%s\n" "$name" "$t" "$r" "$v" "$bs" >>"$results"
+      printf "  %-18s %-9s round %d: %s ops/s\n" "$name" "$t" "$r" "$v" >&2
+    done
+  done
+done
+
+python3 - "$results" "$secs" "$rounds" "$json" <<'EOF'
+import json, statistics, sys
+from collections import defaultdict
+path, secs, nrounds, out = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+vals, order, bsz = defaultdict(list), [], {}
+for line in open(path):
+    cell, row, _, v, bs = line.rstrip("\n").split("\t")
+    if cell not in order:
+        order.append(cell)
+    vals[(cell, row)].append(float(v)); bsz[cell] = int(bs)
+rows = ["librbd", "tgtd", "hostwide"]
+print(f"medians of {nrounds} rounds x {secs}s (ops/s; MiB/s for 1 MiB cells); librbd = fio ioengine=rbd, "
+      "gateways via iSCSI on loopback")
+print(f"{'cell':<18} {'librbd':>9} {'tgtd':>9} {'hostwide':>9} {'hw/librbd':>10} {'hw/tgtd':>8}")
+report = []
+for cell in order:
+    med = {r: statistics.median(vals[(cell, r)]) for r in rows}
+    scale = bsz[cell] / (1 << 20) if bsz[cell] >= (1 << 20) else 1
+    print(f"{cell:<18} " + " ".join(f"{med[r] * scale:>9.0f}" for r in rows)
+          + f" {med['hostwide'] / med['librbd']:>9.2f}x {med['hostwide'] / med['tgtd']:>7.2f}x")
+    report.append({"cell": cell, "block_size": bsz[cell], "rounds": {r: vals[(cell, r)] for r in rows},
+                   "median_ops": med, "ratio_librbd": med["hostwide"] / med["librbd"],
+                   "ratio_tgtd": med["hostwide"] / med["tgtd"]})
+if out:
+    with open(out, "w") as f:
+        json.dump({"secs": int(secs), "rounds": int(nrounds), "cells": report}, f, indent=1)
+EOF
