@@ -3,19 +3,14 @@ package io.hostwide.tcm.backstore;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
+import static io.hostwide.tcm.backstore.NativeFd.CAPTURE;
+import static io.hostwide.tcm.backstore.NativeFd.EINTR;
+import static io.hostwide.tcm.backstore.NativeFd.error;
+import static io.hostwide.tcm.backstore.NativeFd.errno;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -25,10 +20,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * Linux only: the constants are Linux's ({@code <fcntl.h>}, {@code <linux/falloc.h>}, {@code <errno.h>}; the same
  * on x86-64 and aarch64).
  *
- * <p>The descriptor is this class's own ({@code open(2)} of the path; the channel is then opened through
+ * <p>The descriptor is this class's own ({@link NativeFd}; the channel is then opened through
  * {@code /proc/self/fd/N}). {@code lseek} moves this descriptor's offset, which nothing else uses: data I/O goes
- * through the channel's descriptor with positional calls. A read-write lock keeps {@link #close()} from
- * releasing the descriptor while a call is using it (a recycled number could otherwise name another file).
+ * through the channel's descriptor with positional calls.
  */
 @SuppressWarnings("restricted") // downcallHandle: native access is granted by Enable-Native-Access / the argLine
 final class NativeFileHoles implements FileHoles {
@@ -38,73 +32,33 @@ final class NativeFileHoles implements FileHoles {
     static final int FALLOC_FL_PUNCH_HOLE = 0x02;
     static final int SEEK_DATA = 3;
     static final int SEEK_HOLE = 4;
-    static final int EINTR = 4;
     static final int ENXIO = 6;
     static final int EINVAL = 22;
     static final int ENOSYS = 38;
     static final int EOPNOTSUPP = 95;
 
-    private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
-    private static final long ERRNO = CAPTURE.byteOffset(MemoryLayout.PathElement.groupElement("errno"));
-    private static final MethodHandle OPEN;
-    private static final MethodHandle FALLOCATE;
-    private static final MethodHandle LSEEK;
-    private static final MethodHandle CLOSE;
-    /** The JDK encodes file names in sun.jnu.encoding; the native open must name the same bytes. */
-    private static final Charset NAME_CHARSET = nameCharset();
+    private static final MethodHandle FALLOCATE = NativeFd.LINKER.downcallHandle(
+            NativeFd.LIBC.find("fallocate").orElseThrow(),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG), NativeFd.ERRNO_OPTION);
+    private static final MethodHandle LSEEK = NativeFd.LINKER.downcallHandle(NativeFd.LIBC.find("lseek").orElseThrow(),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT), NativeFd.ERRNO_OPTION);
 
-    static {
-        Linker linker = Linker.nativeLinker();
-        SymbolLookup libc = linker.defaultLookup();
-        Linker.Option errno = Linker.Option.captureCallState("errno");
-        OPEN = linker.downcallHandle(libc.find("open").orElseThrow(),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2), errno);
-        FALLOCATE = linker.downcallHandle(libc.find("fallocate").orElseThrow(),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG), errno);
-        LSEEK = linker.downcallHandle(libc.find("lseek").orElseThrow(),
-                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT), errno);
-        CLOSE = linker.downcallHandle(libc.find("close").orElseThrow(),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT), errno);
-    }
-
-    private final Path path;
-    private final int fd;
-    private final Path procPath;
-    private final ReentrantReadWriteLock closeLock = new ReentrantReadWriteLock();
-    private boolean closed; // guarded by closeLock
+    private final NativeFd file;
     // Set once, never cleared; a stale false only costs one more failing fallocate, so plain volatile suffices.
     private volatile boolean punchUnsupported;
     private volatile boolean seekUnsupported;
 
-    private NativeFileHoles(Path path, int fd, Path procPath) {
-        this.path = path;
-        this.fd = fd;
-        this.procPath = procPath;
+    private NativeFileHoles(NativeFd file) {
+        this.file = file;
     }
 
     /** Opens {@code path} (which must exist) read-write; called reflectively by {@link FileAccess.NativeLoader}. */
     static FileHoles open(Path path) throws IOException {
-        int fd;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment name = arena.allocateFrom(path.toString(), NAME_CHARSET);
-            MemorySegment state = arena.allocate(CAPTURE);
-            do {
-                fd = open(state, name, O_RDWR | O_CLOEXEC, 0);
-            } while (fd < 0 && errno(state) == EINTR);
-            if (fd < 0) {
-                throw error("open " + path, errno(state));
-            }
-        }
-        Path proc = Path.of("/proc/self/fd/" + fd);
-        if (!Files.exists(proc)) {
-            closeFd(fd);
-            throw new IOException("no /proc/self/fd to reopen " + path + " by descriptor");
-        }
-        return new NativeFileHoles(path, fd, proc);
+        return new NativeFileHoles(NativeFd.open(path, NativeFd.O_RDWR, NativeFd.openFailed(path)));
     }
 
     @Override
-    public Path sameFile(Path original) { return procPath; }
+    public Path sameFile(Path original) { return file.procPath(); }
 
     @Override
     public boolean tracksAllocation() { return !seekUnsupported; }
@@ -117,12 +71,11 @@ final class NativeFileHoles implements FileHoles {
         if (punchUnsupported) {
             return false;
         }
-        closeLock.readLock().lock();
+        file.enterOrThrow();
         try (Arena arena = Arena.ofConfined()) {
-            ensureOpen();
             MemorySegment state = arena.allocate(CAPTURE);
             while (true) {
-                if (fallocate(state, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length) == 0) {
+                if (fallocate(state, file.fd(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length) == 0) {
                     return true;
                 }
                 int e = errno(state);
@@ -131,11 +84,11 @@ final class NativeFileHoles implements FileHoles {
                     return false;
                 }
                 if (e != EINTR) {
-                    throw error("fallocate(PUNCH_HOLE) " + path + " at " + offset + "+" + length, e);
+                    throw error("fallocate(PUNCH_HOLE) " + file.path() + " at " + offset + "+" + length, e);
                 }
             }
         } finally {
-            closeLock.readLock().unlock();
+            file.exit();
         }
     }
 
@@ -156,11 +109,10 @@ final class NativeFileHoles implements FileHoles {
         if (seekUnsupported) {
             return -EINVAL;
         }
-        closeLock.readLock().lock();
+        file.enterOrThrow();
         try (Arena arena = Arena.ofConfined()) {
-            ensureOpen();
             MemorySegment state = arena.allocate(CAPTURE);
-            long r = lseek(state, fd, offset, whence);
+            long r = lseek(state, file.fd(), offset, whence);
             if (r >= 0) {
                 return r;
             }
@@ -172,15 +124,9 @@ final class NativeFileHoles implements FileHoles {
                 seekUnsupported = true;
                 return -EINVAL;
             }
-            throw error("lseek(" + (whence == SEEK_DATA ? "SEEK_DATA" : "SEEK_HOLE") + ") " + path, e);
+            throw error("lseek(" + (whence == SEEK_DATA ? "SEEK_DATA" : "SEEK_HOLE") + ") " + file.path(), e);
         } finally {
-            closeLock.readLock().unlock();
-        }
-    }
-
-    private void ensureOpen() throws IOException {
-        if (closed) {
-            throw new IOException(path + ": backstore closed");
+            file.exit();
         }
     }
 
@@ -190,68 +136,9 @@ final class NativeFileHoles implements FileHoles {
     }
 
     @Override
-    public void close() throws IOException {
-        closeLock.writeLock().lock();
-        try {
-            if (!closed) {
-                closed = true;
-                closeFd(fd);
-            }
-        } finally {
-            closeLock.writeLock().unlock();
-        }
-    }
-
-    private static void closeFd(int fd) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(CAPTURE);
-            if (close(state, fd) != 0 && errno(state) != EINTR) { // Linux releases the descriptor even on EINTR
-                throw error("close", errno(state));
-            }
-        }
-    }
-
-    private static int errno(MemorySegment state) { return state.get(JAVA_INT, ERRNO); }
-
-    private static IOException error(String what, int errno) {
-        return new IOException(what + " failed: " + errnoName(errno));
-    }
-
-    private static String errnoName(int e) {
-        return switch (e) {
-            case 1 -> "EPERM";
-            case 2 -> "ENOENT";
-            case 5 -> "EIO";
-            case 9 -> "EBADF";
-            case 13 -> "EACCES";
-            case 21 -> "EISDIR";
-            case 26 -> "ETXTBSY";
-            case 27 -> "EFBIG";
-            case 28 -> "ENOSPC";
-            case 30 -> "EROFS";
-            default -> "errno " + e;
-        };
-    }
-
-    private static Charset nameCharset() {
-        try {
-            return Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
-        } catch (RuntimeException e) {
-            return StandardCharsets.UTF_8;
-        }
-    }
+    public void close() throws IOException { file.close(); }
 
     // invokeExact needs the exact static types, hence one wrapper per function.
-
-    private static int open(MemorySegment state, MemorySegment name, int flags, int mode) {
-        try {
-            return (int) OPEN.invokeExact(state, name, flags, mode);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
-    }
 
     private static int fallocate(MemorySegment state, int fd, int mode, long offset, long length) {
         try {
@@ -266,16 +153,6 @@ final class NativeFileHoles implements FileHoles {
     private static long lseek(MemorySegment state, int fd, long offset, int whence) {
         try {
             return (long) LSEEK.invokeExact(state, fd, offset, whence);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
-    }
-
-    private static int close(MemorySegment state, int fd) {
-        try {
-            return (int) CLOSE.invokeExact(state, fd);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
