@@ -24,6 +24,8 @@
 # built and its jar used.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=lib.sh
+source "$root/bench/scripts/lib.sh"
 quick=0 rounds="" secs="" json="" jar="" before="" only="" targets="hostwide,tgtd"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -47,18 +49,7 @@ rounds=${rounds:-3}; secs=${secs:-5}
 
 need=(iscsi-perf:libiscsi-bin iscsi-readcapacity16:libiscsi-bin python3:python3)
 [[ "$targets" == *tgtd* ]] && need+=(tgtd:tgt tgtadm:tgt)
-missing=()
-for n in "${need[@]}"; do command -v "${n%%:*}" >/dev/null || missing+=("${n#*:}"); done
-[ -x /usr/bin/time ] || missing+=(time)
-if [ ${#missing[@]} -gt 0 ]; then
-  mapfile -t missing < <(printf "%s\n" "${missing[@]}" | sort -u)
-  if [ "$(id -u)" = 0 ]; then
-    echo "installing ${missing[*]}" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" >/dev/null
-  else
-    echo "initiator-vs-libiscsi.sh: missing packages: apt-get install -y ${missing[*]}" >&2; exit 1
-  fi
-fi
+need_packages initiator-vs-libiscsi.sh "" "${need[@]}" /usr/bin/time:time
 [[ "$targets" != *tgtd* || "$(id -u)" = 0 ]] || { echo "initiator-vs-libiscsi.sh: tgtd needs root (or --targets hostwide)" >&2; exit 1; }
 # shellcheck source=../../bin/jdk.sh
 source "$root/bin/jdk.sh"
@@ -74,9 +65,6 @@ done
 
 work=$(mktemp -d /tmp/hostwide-initiator-vs-libiscsi.XXXXXX)
 tfile=/dev/shm/hostwide-initiator-vs-libiscsi.$$.tgt.img
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-pick_port() { local p; while :; do p=$((20000 + RANDOM % 30000)); port_free $p && [[ " $* " != *" $p "* ]] && { echo $p; return; }; done; }
-wait_port() { for _ in $(seq 1 300); do port_free "$1" || return 0; sleep 0.1; done; return 1; }
 tport=$(pick_port); hport=$(pick_port "$tport")
 tiqn=iqn.2026-12.org.tgt:initiator-bench; hiqn=iqn.2026-12.io.hostwide:initiator-bench
 pids=()

@@ -29,6 +29,8 @@
 # of item 5 is `bench --plot`; this is the script's own quick look).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=lib.sh
+source "$root/bench/scripts/lib.sh"
 quick=0 rounds="" secs="" json="" plot="" jar="" base="" poll="" only=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -53,17 +55,7 @@ rounds=${rounds:-3}; secs=${secs:-5}
 # Tools: install what is missing when we may (root), else say what to install.
 need=(tgtd:tgt tgtadm:tgt iscsi-perf:libiscsi-bin iscsi-readcapacity16:libiscsi-bin qemu-img:qemu-utils
       iperf3:iperf3 stress-ng:stress-ng python3:python3)
-missing=()
-for n in "${need[@]}"; do command -v "${n%%:*}" >/dev/null || missing+=("${n#*:}"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  mapfile -t missing < <(printf "%s\n" "${missing[@]}" | sort -u)
-  if [ "$(id -u)" = 0 ]; then
-    echo "installing ${missing[*]}" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" >/dev/null
-  else
-    echo "iscsi-vs-tgt.sh: missing packages: apt-get install -y ${missing[*]} (and run as root for tgtd)" >&2; exit 1
-  fi
-fi
+need_packages iscsi-vs-tgt.sh "and run as root for tgtd" "${need[@]}"
 [ "$(id -u)" = 0 ] || { echo "iscsi-vs-tgt.sh: tgtd needs root" >&2; exit 1; }
 # shellcheck source=../../bin/jdk.sh
 source "$root/bin/jdk.sh"
@@ -78,9 +70,6 @@ fi
 
 work=$(mktemp -d /tmp/hostwide-vs-tgt.XXXXXX)
 tfile=/dev/shm/hostwide-vs-tgt.$$.tgt.img; hfile=/dev/shm/hostwide-vs-tgt.$$.hw.img; bfile=/dev/shm/hostwide-vs-tgt.$$.base.img
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-pick_port() { local p; while :; do p=$((20000 + RANDOM % 30000)); port_free $p && [[ " $* " != *" $p "* ]] && { echo $p; return; }; done; }
-wait_port() { for _ in $(seq 1 300); do port_free "$1" || return 0; sleep 0.1; done; return 1; }
 tport=$(pick_port); hport=$(pick_port "$tport"); iport=$(pick_port "$tport" "$hport"); bport=$(pick_port "$tport" "$hport" "$iport")
 tiqn=iqn.2026-12.org.tgt:bench; hiqn=iqn.2026-12.io.hostwide:bench
 pids=() stress=""

@@ -22,6 +22,8 @@
 # installed with apt-get. Goals (issue 15): hostwide >= 0.9x librbd at 4 KiB QD16/64 and 1 MiB, and so >= 1.45x tgtd.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=lib.sh
+source "$root/bench/scripts/lib.sh"
 quick=0 rounds="" secs="" json="" jar="" only="" conf="" pool=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -48,17 +50,7 @@ need=(tgtd:tgt tgtadm:tgt fio:fio iscsi-perf:libiscsi-bin iscsi-readcapacity16:l
       python3:python3)
 [ -f /usr/lib/tgt/backing-store/bs_rbd.so ] || need+=(missing:tgt-rbd)
 [ -n "$conf" ] || need+=(ceph-mon:ceph-mon ceph-mgr:ceph-mgr ceph-osd:ceph-osd)
-missing=()
-for n in "${need[@]}"; do command -v "${n%%:*}" >/dev/null || missing+=("${n#*:}"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  mapfile -t missing < <(printf "%s\n" "${missing[@]}" | sort -u)
-  if [ "$(id -u)" = 0 ]; then
-    echo "installing ${missing[*]}" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  else
-    echo "rbd-vs.sh: missing packages: apt-get install -y ${missing[*]} (and run as root for tgtd)" >&2; exit 1
-  fi
-fi
+need_packages rbd-vs.sh "and run as root for tgtd" "${need[@]}"
 [ "$(id -u)" = 0 ] || { echo "rbd-vs.sh: tgtd needs root" >&2; exit 1; }
 # shellcheck source=../../bin/jdk.sh
 source "$root/bin/jdk.sh"
@@ -97,9 +89,6 @@ for i in "$himg" "$timg"; do
     --iodepth=4 --size=1g >"$work/fill.log" 2>&1 || { echo "rbd-vs.sh: filling $i failed: $(tail -5 "$work/fill.log")" >&2; exit 1; }
 done
 
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-pick_port() { local p; while :; do p=$((20000 + RANDOM % 30000)); port_free $p && [[ " $* " != *" $p "* ]] && { echo $p; return; }; done; }
-wait_port() { for _ in $(seq 1 300); do port_free "$1" || return 0; sleep 0.1; done; return 1; }
 tport=$(pick_port); hport=$(pick_port "$tport")
 tiqn=iqn.2026-12.org.tgt:rbd-bench; hiqn=iqn.2026-12.io.hostwide:rbd-bench
 

@@ -1,0 +1,23 @@
+# Shared by the side-by-side scripts (iscsi-vs-tgt.sh, initiator-vs-libiscsi.sh, rbd-vs.sh); source it.
+
+# need_packages SCRIPT HINT COMMAND:PACKAGE...
+# Installs the packages whose command is missing when run as root (apt-get), else names them and exits 1.
+# COMMAND may be a path (/usr/bin/time) or a name that never exists ("missing:tgt-rbd") to ask for a package always.
+need_packages() {
+  local script=$1 hint=$2 n; shift 2
+  local -a missing=()
+  for n in "$@"; do command -v "${n%%:*}" >/dev/null || missing+=("${n#*:}"); done
+  [ ${#missing[@]} -gt 0 ] || return 0
+  mapfile -t missing < <(printf "%s\n" "${missing[@]}" | sort -u)
+  if [ "$(id -u)" = 0 ]; then
+    echo "installing ${missing[*]}" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "$script: missing packages: apt-get install -y ${missing[*]}${hint:+ ($hint)}" >&2; exit 1
+  fi
+}
+
+# Loopback ports: free (nothing accepts), a random free one (not among the arguments), and waiting until one accepts.
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+pick_port() { local p; while :; do p=$((20000 + RANDOM % 30000)); port_free $p && [[ " $* " != *" $p "* ]] && { echo $p; return; }; done; }
+wait_port() { for _ in $(seq 1 300); do port_free "$1" || return 0; sleep 0.1; done; return 1; }
