@@ -17,7 +17,6 @@ need_packages() {
   fi
 }
 
-# Loopback ports: free (nothing accepts), a random free one (not among the arguments), and waiting until one accepts.
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-pick_port() { local p; while :; do p=$((20000 + RANDOM % 30000)); port_free $p && [[ " $* " != *" $p "* ]] && { echo $p; return; }; done; }
-wait_port() { for _ in $(seq 1 300); do port_free "$1" || return 0; sleep 0.1; done; return 1; }
+# Loopback ports (port_free, pick_port, wait_port): bin/ports.sh.
+# shellcheck source=../../bin/ports.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/bin/ports.sh"
