@@ -82,7 +82,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 truncate -s 1G "$tfile" "$hfile"
-ctl=$((100 + RANDOM % 1000))   # tgtd's control-socket index, not a TCP port
+ctl=$(pick_tgtd_index)   # tgtd's control-socket index, not a TCP port
 tgtd -f --iscsi portal=127.0.0.1:$tport --control-port=$ctl >"$work/tgtd.log" 2>&1 & pids+=($!); disown $!
 wait_port $tport || { echo "tgtd did not start: $(cat "$work/tgtd.log")" >&2; exit 1; }
 tgtadm -C $ctl --lld iscsi --op new --mode target --tid 1 -T $tiqn

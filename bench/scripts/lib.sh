@@ -20,3 +20,33 @@ need_packages() {
 # Loopback ports (port_free, pick_port, wait_port): bin/ports.sh.
 # shellcheck source=../../bin/ports.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/bin/ports.sh"
+
+# pick_tgtd_index: prints a tgtd control-socket index (tgtd --control-port N, tgtadm -C N) that no running tgtd
+# holds. tgtd takes a POSIX (lockf) lock on /var/run/tgtd/socket.N.lock for its lifetime; an index whose lock can
+# be taken is free (a stale socket file of a dead tgtd is harmless: tgtd replaces it). Random candidates, so that
+# two scripts started together rarely try the same one.
+pick_tgtd_index() {
+  python3 - <<'PY'
+import errno, fcntl, os, random
+d = "/var/run/tgtd"
+for _ in range(200):
+    n = random.randint(100, 9999)
+    p = f"{d}/socket.{n}.lock"
+    if not os.path.exists(p):
+        print(n); raise SystemExit(0)
+    try:
+        fd = os.open(p, os.O_RDWR)
+    except OSError:
+        continue
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.lockf(fd, fcntl.LOCK_UN)
+        print(n); raise SystemExit(0)
+    except OSError as e:
+        if e.errno not in (errno.EACCES, errno.EAGAIN):
+            raise
+    finally:
+        os.close(fd)
+raise SystemExit("pick_tgtd_index: no free tgtd control-socket index in 200 tries")
+PY
+}
