@@ -23,6 +23,11 @@
 # moves much less with load than ops/s does. With --conf the OSD column is empty unless DIR/run/osd.*.pid exists
 # next to the conf (a bin/ceph-test-cluster directory).
 #
+# Every cell starts with an uncounted 2 s warm-up run of each row. The write client is a new JVM each round, run with
+# C1 only (-XX:TieredStopAtLevel=1): in 3-5 s rounds C2's compiling costs that JVM more CPU than it saves (client
+# CPU per 4 KiB write 130-160 us instead of 250-380 us, measured), CPU the two gateways then lack. Both gateways get
+# the same client, so the tgtd ratio is unaffected by this choice.
+#
 # A round that fails, hangs or measures 0 stops the script with exit status 1, naming the cell, row and round.
 # Needs root (tgtd), tgt, tgt-rbd, fio, libiscsi-bin, the ceph packages, python3; as root, missing packages are
 # installed with apt-get. Goals (issue 15): hostwide >= 0.9x librbd at 4 KiB QD16/64 and 1 MiB, and so >= 1.45x tgtd.
@@ -133,25 +138,25 @@ cpu_ticks() { [ -n "$1" ] && awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null
 # timed COMMAND...: runs it, leaving its (and its children's) user + system seconds in $work/client.cpu
 timed() { /usr/bin/time -f "%U %S" -o "$work/client.cpu" "$@"; }
 
-# One run: prints operations per second, or fails.   run ROW RW(randread|read|randwrite|write) BS QD
+# One run of $dur seconds: prints operations per second, or fails.   run ROW RW(randread|read|randwrite|write) BS QD
 run() {
-  local t=$1 rw=$2 bs=$3 qd=$4 out="$work/run.out" limit=$((10 * secs + 60))
+  local t=$1 rw=$2 bs=$3 qd=$4 out="$work/run.out" limit=$((10 * dur + 60))
   case "$t" in
     librbd)
       timed timeout -k 5 "$limit" fio --name=c --ioengine=rbd --clientname=admin --pool="$pool" --rbdname="${image[$t]}" \
-        --rw="$rw" --bs="$bs" --iodepth="$qd" --runtime="$secs" --time_based --size=1g --output-format=json \
+        --rw="$rw" --bs="$bs" --iodepth="$qd" --runtime="$dur" --time_based --size=1g --output-format=json \
         >"$out" 2>"$work/run.err" || { cat "$work/run.err" "$out" >&2; return 1; }
       python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(j["read"]["iops"] + j["write"]["iops"] if j["error"] == 0 else 0)' "$out" ;;
     *)
       case "$rw" in
         randread|read)
           # shellcheck disable=SC2046
-          timed timeout -k 5 "$limit" iscsi-perf $([ "$rw" = randread ] && echo -r) -m "$qd" -b $((bs / 512)) -t "$secs" "${url[$t]}" \
+          timed timeout -k 5 "$limit" iscsi-perf $([ "$rw" = randread ] && echo -r) -m "$qd" -b $((bs / 512)) -t "$dur" "${url[$t]}" \
             >"$out" 2>&1 || { cat "$out" >&2; return 1; }
           tr '\r' '\n' <"$out" | awk '/iops average/ {v=$0} END {sub(/.*iops average /, "", v); sub(/ .*/, "", v); print v+0}' ;;
         *)
-          timed timeout -k 5 "$limit" "$JAVA" -XX:+UseParallelGC -jar "$jar" bench --device "iscsi:url=${url[$t]}" --rw="$rw" \
-            --bs="$bs" --iodepth="$qd" --runtime="${secs}s" --json >"$out" 2>&1 || { cat "$out" >&2; return 1; }
+          timed timeout -k 5 "$limit" "$JAVA" -XX:+UseParallelGC -XX:TieredStopAtLevel=1 -jar "$jar" bench --device "iscsi:url=${url[$t]}" --rw="$rw" \
+            --bs="$bs" --iodepth="$qd" --runtime="${dur}s" --json >"$out" 2>&1 || { cat "$out" >&2; return 1; }
           python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["write"]["iops"] + r["read"]["iops"] if r["errors"] == 0 else 0)' "$out" ;;
       esac ;;
   esac
@@ -173,6 +178,11 @@ results="$work/results.tsv"; : >"$results"
 echo "rbd-vs.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar" >&2
 for c in "${cells[@]}"; do
   read -r name rw bs qd <<<"$c"
+  # Warm-up, not counted: the serve JVM compiles the cell's path on its first runs (C2 threads took 0.6-0.8 s CPU
+  # in each of its first 5 s runs, ~0.05 s once warm), which would be charged to the first rounds
+  dur=2
+  for t in "${rows[@]}"; do run "$t" "$rw" "$bs" "$qd" >/dev/null || { echo "rbd-vs.sh: warm-up of $name, $t failed" >&2; exit 1; }; done
+  dur=$secs
   for r in $(seq 1 "$rounds"); do
     for k in 0 1 2; do
       t=${rows[$(( (k + r - 1) % 3 ))]}
