@@ -104,8 +104,9 @@ tport=$(pick_port); hport=$(pick_port "$tport")
 tiqn=iqn.2026-12.org.tgt:rbd-bench; hiqn=iqn.2026-12.io.hostwide:rbd-bench
 
 ctl=$((100 + RANDOM % 1000))   # tgtd's control-socket index, not a TCP port
-tgtd -f --iscsi portal=127.0.0.1:$tport --control-port=$ctl >"$work/tgtd.log" 2>&1 & pids+=($!); tgtd_pid=$!; disown $!
+tgtd -f --iscsi portal=127.0.0.1:$tport --control-port=$ctl >"$work/tgtd.log" 2>&1 & pids+=($!); disown $!
 wait_port $tport || { echo "tgtd did not start: $(cat "$work/tgtd.log")" >&2; exit 1; }
+tgtd_pid=${pids[-1]}
 tgtadm -C $ctl --lld iscsi --op new --mode target --tid 1 -T $tiqn
 tgtadm -C $ctl --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 --bstype rbd -b "$pool/$timg" --bsopts "conf=$conf"
 tgtadm -C $ctl --lld iscsi --op bind --mode target --tid 1 -I ALL
