@@ -17,6 +17,17 @@
 # gateways are driven by iSCSI clients on loopback: libiscsi's iscsi-perf for reads, hostwide's own initiator
 # (`hostwide bench --device iscsi:`) for writes, the same client for both gateways.
 #
+# CPU per operation: each round also takes the CPU time (user + system, /proc/PID/stat) that the OSD, the gateway
+# (tgtd, the serve JVM) and the client (fio, iscsi-perf, the bench JVM, startup included) used, divided by the
+# operations done; the summary prints the medians in microseconds per operation. On a shared machine this figure
+# moves much less with load than ops/s does. With --conf the OSD column is empty unless DIR/run/osd.*.pid exists
+# next to the conf (a bin/ceph-test-cluster directory).
+#
+# Every cell starts with an uncounted 2 s warm-up run of each row. The write client is a new JVM each round, run with
+# C1 only (-XX:TieredStopAtLevel=1): in 3-5 s rounds C2's compiling costs that JVM more CPU than it saves (client
+# CPU per 4 KiB write 130-160 us instead of 250-380 us, measured), CPU the two gateways then lack. Both gateways get
+# the same client, so the tgtd ratio is unaffected by this choice.
+#
 # A round that fails, hangs or measures 0 stops the script with exit status 1, naming the cell, row and round.
 # Needs root (tgtd), tgt, tgt-rbd, fio, libiscsi-bin, the ceph packages, python3; as root, missing packages are
 # installed with apt-get. Goals (issue 15): hostwide >= 0.9x librbd at 4 KiB QD16/64 and 1 MiB, and so >= 1.45x tgtd.
@@ -95,6 +106,7 @@ tiqn=iqn.2026-12.org.tgt:rbd-bench; hiqn=iqn.2026-12.io.hostwide:rbd-bench
 ctl=$(pick_tgtd_index)   # tgtd's control-socket index, not a TCP port
 tgtd -f --iscsi portal=127.0.0.1:$tport --control-port=$ctl >"$work/tgtd.log" 2>&1 & pids+=($!); disown $!
 wait_port $tport || { echo "tgtd did not start: $(cat "$work/tgtd.log")" >&2; exit 1; }
+tgtd_pid=${pids[-1]}
 tgtadm -C $ctl --lld iscsi --op new --mode target --tid 1 -T $tiqn
 tgtadm -C $ctl --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 --bstype rbd -b "$pool/$timg" --bsopts "conf=$conf"
 tgtadm -C $ctl --lld iscsi --op bind --mode target --tid 1 -I ALL
@@ -107,7 +119,8 @@ cat >"$work/serve.json" <<EOF
 EOF
 # shellcheck disable=SC2046 # the option strings split into words on purpose
 "$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory 2g) -jar "$jar" serve --memory 2g \
-  --config "$work/serve.json" --admin-socket "$work/admin.sock" >"$work/hostwide.log" 2>&1 & pids+=($!); disown $!
+  --config "$work/serve.json" --admin-socket "$work/admin.sock" >"$work/hostwide.log" 2>&1 & pids+=($!); serve_pid=$!
+disown $!
 wait_port $hport || { echo "hostwide serve did not start: $(tail "$work/hostwide.log")" >&2; exit 1; }
 
 declare -A url=([tgtd]="iscsi://127.0.0.1:$tport/$tiqn/1" [hostwide]="iscsi://127.0.0.1:$hport/$hiqn/0")
@@ -117,26 +130,34 @@ for t in tgtd hostwide; do
   [ "$b" = 512 ] || { echo "rbd-vs.sh: $t: block length '$b', expected 512" >&2; exit 1; }
 done
 rows=(librbd tgtd hostwide)
+declare -A gw_pid=([librbd]="" [tgtd]=$tgtd_pid [hostwide]=$serve_pid)
+osd_pid=$(cat "$(dirname "$conf")"/run/osd.*.pid 2>/dev/null | head -1 || true)
+ticks=$(getconf CLK_TCK)
+# cpu_ticks PID: utime + stime of all the process's threads, in clock ticks (0 without a PID)
+cpu_ticks() { [ -n "$1" ] && awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 
-# One run: prints operations per second, or fails.   run ROW RW(randread|read|randwrite|write) BS QD
+# timed COMMAND...: runs it, leaving its (and its children's) user + system seconds in $work/client.cpu
+timed() { /usr/bin/time -f "%U %S" -o "$work/client.cpu" "$@"; }
+
+# One run of $dur seconds: prints operations per second, or fails.   run ROW RW(randread|read|randwrite|write) BS QD
 run() {
-  local t=$1 rw=$2 bs=$3 qd=$4 out="$work/run.out" limit=$((10 * secs + 60))
+  local t=$1 rw=$2 bs=$3 qd=$4 out="$work/run.out" limit=$((10 * dur + 60))
   case "$t" in
     librbd)
-      timeout -k 5 "$limit" fio --name=c --ioengine=rbd --clientname=admin --pool="$pool" --rbdname="${image[$t]}" \
-        --rw="$rw" --bs="$bs" --iodepth="$qd" --runtime="$secs" --time_based --size=1g --output-format=json \
+      timed timeout -k 5 "$limit" fio --name=c --ioengine=rbd --clientname=admin --pool="$pool" --rbdname="${image[$t]}" \
+        --rw="$rw" --bs="$bs" --iodepth="$qd" --runtime="$dur" --time_based --size=1g --output-format=json \
         >"$out" 2>"$work/run.err" || { cat "$work/run.err" "$out" >&2; return 1; }
       python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(j["read"]["iops"] + j["write"]["iops"] if j["error"] == 0 else 0)' "$out" ;;
     *)
       case "$rw" in
         randread|read)
           # shellcheck disable=SC2046
-          timeout -k 5 "$limit" iscsi-perf $([ "$rw" = randread ] && echo -r) -m "$qd" -b $((bs / 512)) -t "$secs" "${url[$t]}" \
+          timed timeout -k 5 "$limit" iscsi-perf $([ "$rw" = randread ] && echo -r) -m "$qd" -b $((bs / 512)) -t "$dur" "${url[$t]}" \
             >"$out" 2>&1 || { cat "$out" >&2; return 1; }
           tr '\r' '\n' <"$out" | awk '/iops average/ {v=$0} END {sub(/.*iops average /, "", v); sub(/ .*/, "", v); print v+0}' ;;
         *)
-          timeout -k 5 "$limit" "$JAVA" -XX:+UseParallelGC -jar "$jar" bench --device "iscsi:url=${url[$t]}" --rw="$rw" \
-            --bs="$bs" --iodepth="$qd" --runtime="${secs}s" --json >"$out" 2>&1 || { cat "$out" >&2; return 1; }
+          timed timeout -k 5 "$limit" "$JAVA" -XX:+UseParallelGC -XX:TieredStopAtLevel=1 -jar "$jar" bench --device "iscsi:url=${url[$t]}" --rw="$rw" \
+            --bs="$bs" --iodepth="$qd" --runtime="${dur}s" --json >"$out" 2>&1 || { cat "$out" >&2; return 1; }
           python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["write"]["iops"] + r["read"]["iops"] if r["errors"] == 0 else 0)' "$out" ;;
       esac ;;
   esac
@@ -158,15 +179,26 @@ results="$work/results.tsv"; : >"$results"
 echo "rbd-vs.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar" >&2
 for c in "${cells[@]}"; do
   read -r name rw bs qd <<<"$c"
+  # Warm-up, not counted: the serve JVM compiles the cell's path on its first runs (C2 threads took 0.6-0.8 s CPU
+  # in each of its first 5 s runs, ~0.05 s once warm), which would be charged to the first rounds
+  dur=2
+  for t in "${rows[@]}"; do run "$t" "$rw" "$bs" "$qd" >/dev/null || { echo "rbd-vs.sh: warm-up of $name, $t failed" >&2; exit 1; }; done
+  dur=$secs
   for r in $(seq 1 "$rounds"); do
     for k in 0 1 2; do
       t=${rows[$(( (k + r - 1) % 3 ))]}
+      o0=$(cpu_ticks "$osd_pid") g0=$(cpu_ticks "${gw_pid[$t]}")
       v=$(run "$t" "$rw" "$bs" "$qd") || v=0
+      o1=$(cpu_ticks "$osd_pid") g1=$(cpu_ticks "${gw_pid[$t]}")
+      # CPU microseconds per operation: OSD, gateway, client (ops = ops/s x seconds of the measured run)
+      cpu=$(awk -v v="$v" -v s="$secs" -v hz="$ticks" -v o=$((o1 - o0)) -v g=$((g1 - g0)) \
+        -v c="$(awk '{print $1 + $2}' "$work/client.cpu" 2>/dev/null || echo 0)" -v osd="$osd_pid" \
+        'BEGIN {n = v * s; if (n <= 0) n = 1; printf "%s\t%.0f\t%.0f", (osd == "" ? "-" : sprintf("%.0f", o / hz * 1e6 / n)), g / hz * 1e6 / n, c * 1e6 / n}')
       if [ "$(awk -v v="$v" 'BEGIN {print (v > 0)}')" != 1 ]; then
         echo "rbd-vs.sh: FAILED cell $name, row $t, round $r (result '$v'); see above" >&2; exit 1
       fi
-      printf "%s\t%s\t%s\t%s\t%s\n" "$name" "$t" "$r" "$v" "$bs" >>"$results"
-      printf "  %-18s %-9s round %d: %s ops/s\n" "$name" "$t" "$r" "$v" >&2
+      printf "%s\t%s\t%s\t%s\t%s\t%s\n" "$name" "$t" "$r" "$v" "$bs" "$cpu" >>"$results"
+      printf "  %-18s %-9s round %d: %s ops/s, CPU us/op osd %s gateway %s client %s\n" "$name" "$t" "$r" "$v" $cpu >&2
     done
   done
 done
@@ -175,13 +207,23 @@ python3 - "$results" "$secs" "$rounds" "$json" <<'EOF'
 import json, statistics, sys
 from collections import defaultdict
 path, secs, nrounds, out = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-vals, order, bsz = defaultdict(list), [], {}
+vals, order, bsz, cpu = defaultdict(list), [], {}, defaultdict(list)
 for line in open(path):
-    cell, row, _, v, bs = line.rstrip("\n").split("\t")
+    cell, row, _, v, bs, osd, gw, client = line.rstrip("\n").split("\t")
     if cell not in order:
         order.append(cell)
     vals[(cell, row)].append(float(v)); bsz[cell] = int(bs)
+    cpu[(cell, row)].append((None if osd == "-" else float(osd), float(gw), float(client)))
 rows = ["librbd", "tgtd", "hostwide"]
+def cpu_med(cell, row):
+    xs = cpu[(cell, row)]
+    osd = [x[0] for x in xs if x[0] is not None]
+    return {"osd": statistics.median(osd) if osd else None, "gateway": statistics.median(x[1] for x in xs),
+            "client": statistics.median(x[2] for x in xs)}
+def fmt(c):
+    o = c["osd"]
+    total = (o or 0) + c["gateway"] + c["client"]
+    return f"{'-' if o is None else f'{o:.0f}'}/{c['gateway']:.0f}/{c['client']:.0f}/{total:.0f}"
 print(f"medians of {nrounds} rounds x {secs}s (ops/s; MiB/s for 1 MiB cells); librbd = fio ioengine=rbd, "
       "gateways via iSCSI on loopback")
 print(f"{'cell':<18} {'librbd':>9} {'tgtd':>9} {'hostwide':>9} {'hw/librbd':>10} {'hw/tgtd':>8}")
@@ -193,7 +235,11 @@ for cell in order:
           + f" {med['hostwide'] / med['librbd']:>9.2f}x {med['hostwide'] / med['tgtd']:>7.2f}x")
     report.append({"cell": cell, "block_size": bsz[cell], "rounds": {r: vals[(cell, r)] for r in rows},
                    "median_ops": med, "ratio_librbd": med["hostwide"] / med["librbd"],
-                   "ratio_tgtd": med["hostwide"] / med["tgtd"]})
+                   "ratio_tgtd": med["hostwide"] / med["tgtd"],
+                   "cpu_us_per_op": {r: cpu_med(cell, r) for r in rows}})
+print("CPU microseconds per operation (medians; osd / gateway / client / sum)")
+for cell in order:
+    print(f"{cell:<18} " + "  ".join(f"{r} {fmt(cpu_med(cell, r))}" for r in rows))
 if out:
     with open(out, "w") as f:
         json.dump({"secs": int(secs), "rounds": int(nrounds), "cells": report}, f, indent=1)

@@ -19,6 +19,7 @@ import io.hostwide.iscsi.pdu.Reject;
 import io.hostwide.iscsi.spec.Bhs;
 import io.hostwide.iscsi.spec.LoginStatus;
 import io.hostwide.iscsi.spec.RejectReason;
+import io.hostwide.tcm.spi.CompletionBatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -80,6 +81,8 @@ final class Connection implements LoginEnvironment {
     /** True while this connection holds a place in the server's {@link LoginGate}. */
     private final AtomicBoolean loginPlace = new AtomicBoolean(true);
     final ResponseWriter writer;
+    /** {@code writer.flush}, one instance, so that a completion batch registers it once ({@link #completed}). */
+    private final Runnable flushWriter;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean cleaned = new AtomicBoolean();
     private final long connectedNanos = System.nanoTime();
@@ -104,6 +107,7 @@ final class Connection implements LoginEnvironment {
         this.recv = server.loginPool.take();
         this.send = server.loginPool.take();
         this.writer = new ResponseWriter(channel, send);
+        this.flushWriter = writer::flush;
         this.login = new LoginStateMachine(this, RANDOM.nextInt(), RANDOM);
         this.keepalive = new Keepalive(server.nopInIntervalNanos(), server.nopInTimeoutNanos());
     }
@@ -423,13 +427,17 @@ final class Connection implements LoginEnvironment {
         this.session = s;
     }
 
-    /** A command completed (any thread): send its Data-In and status, free its window slot and task. */
+    /**
+     * A command completed (any thread): send its Data-In and status, free its window slot and task. Off the reader
+     * thread the responses go out now, or at the end of the completing thread's {@link CompletionBatch} (an RBD
+     * poller draining several completions sends each connection's responses with one write).
+     */
     void completed(Task t) {
         FullFeature f = ffp;
         if (f != null) {
             f.completed(t);
         }
-        if (!onReaderThread()) {
+        if (!onReaderThread() && !CompletionBatch.defer(flushWriter)) {
             writer.flush();
         }
     }

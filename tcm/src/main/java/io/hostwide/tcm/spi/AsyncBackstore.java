@@ -17,6 +17,10 @@ import java.nio.ByteBuffer;
  * <p>Buffers: a write's {@code src} is consumed before the submit call returns (the caller may reuse it at once);
  * a read's {@code dst} is filled (between position and limit, position advanced) before {@code done} runs, so it
  * must stay valid until then.
+ *
+ * <p>A backstore that ends many operations in a row on one thread of its own (a completion poller) calls their
+ * {@code done} inside a {@link CompletionBatch}, so that the fabrics send those responses with one write per
+ * connection.
  */
 public interface AsyncBackstore extends Backstore {
 

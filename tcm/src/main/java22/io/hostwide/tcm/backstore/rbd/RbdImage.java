@@ -2,6 +2,7 @@ package io.hostwide.tcm.backstore.rbd;
 
 import io.hostwide.tcm.spi.AsyncBackstore;
 import io.hostwide.tcm.spi.BackstoreStatusException;
+import io.hostwide.tcm.spi.CompletionBatch;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.io.IOException;
@@ -104,6 +105,12 @@ final class RbdImage implements AsyncBackstore {
         final MemorySegment scratch;
         MemorySegment buffer = MemorySegment.NULL;
         MemorySegment oneShot = MemorySegment.NULL;
+        /**
+         * A write's data in the caller's own direct buffer, handed to librbd as it is: librbd copies it before
+         * rbd_aio_write2 returns (rbd_disable_zero_copy_writes, forced on in open), so it is only valid, and only
+         * set, during that call. NULL otherwise.
+         */
+        MemorySegment source = MemorySegment.NULL;
         int kind;
         long offset;
         long length;
@@ -149,6 +156,9 @@ final class RbdImage implements AsyncBackstore {
                 confSet(arena, cluster, "rados_mon_op_timeout", t);
                 confSet(arena, cluster, "client_mount_timeout", t);
             }
+            // librbd copies a write's data before rbd_aio_write2 returns, so the caller's Data-Out buffer can go to
+            // it directly (startWrite) and be reused at once, even when the watchdog answers before librbd does
+            confSet(arena, cluster, "rbd_disable_zero_copy_writes", "true");
             // Discards must zero what they cover, also partial objects, for LBPRZ = 1 (SBC-4 §4.7.4.5)
             confSet(arena, cluster, "rbd_skip_partial_discard", "false");
             for (Map.Entry<String, String> e : config.options().entrySet()) {
@@ -308,7 +318,11 @@ final class RbdImage implements AsyncBackstore {
 
     private boolean startWrite(Op op, long lba, ByteBuffer src, boolean fua, Done done) {
         int len = src.remaining();
-        MemorySegment.copy(MemorySegment.ofBuffer(src), 0, buffer(op, len), 0, len);
+        if (src.isDirect()) {
+            op.source = MemorySegment.ofBuffer(src); // no copy of ours: librbd's own copy is the only one
+        } else {
+            MemorySegment.copy(MemorySegment.ofBuffer(src), 0, buffer(op, len), 0, len);
+        }
         src.position(src.limit());
         return start(op, fua ? WRITE_THEN_FLUSH : WRITE, lba * blockSize, len, done);
     }
@@ -337,6 +351,7 @@ final class RbdImage implements AsyncBackstore {
         }
         MemorySegment c = op.scratch.get(ADDRESS, 0);
         long ret = issue(op, c);
+        op.source = MemorySegment.NULL; // librbd has its copy of a borrowed write source now
         if (ret < 0) {
             Native.v(LibRbd.RBD_AIO_RELEASE, c);
             finish(op, ret);
@@ -347,7 +362,8 @@ final class RbdImage implements AsyncBackstore {
     private long issue(Op op, MemorySegment c) {
         return switch (op.kind) {
             case READ -> Native.i(LibRbd.RBD_AIO_READ, image, op.offset, op.length, data(op), c);
-            case WRITE, WRITE_THEN_FLUSH -> Native.i(LibRbd.RBD_AIO_WRITE2, image, op.offset, op.length, data(op), c, 0);
+            case WRITE, WRITE_THEN_FLUSH -> Native.i(LibRbd.RBD_AIO_WRITE2, image, op.offset, op.length,
+                    op.source.equals(MemorySegment.NULL) ? data(op) : op.source, c, 0);
             case FLUSH -> Native.i(LibRbd.RBD_AIO_FLUSH, image, c);
             case DISCARD -> Native.i(LibRbd.RBD_AIO_DISCARD, image, op.offset, op.length, c);
             case WRITE_SAME -> Native.i(LibRbd.RBD_AIO_WRITESAME, image, op.offset, op.length, data(op),
@@ -401,7 +417,17 @@ final class RbdImage implements AsyncBackstore {
         }
     }
 
+    /**
+     * Ends the completions librbd has queued. Inside one {@link CompletionBatch}: the fabrics send the responses of
+     * all the commands ended here with one write per connection when the drain is done, instead of one each.
+     */
     private void drain(MemorySegment comps) {
+        try (CompletionBatch batch = CompletionBatch.open()) {
+            drainBatch(comps);
+        }
+    }
+
+    private void drainBatch(MemorySegment comps) {
         int n;
         do {
             n = Native.i(LibRbd.RBD_POLL_IO_EVENTS, image, comps, POLL_BATCH);
@@ -484,6 +510,7 @@ final class RbdImage implements AsyncBackstore {
     private void release(Op op) {
         op.done = null;
         op.dst = null;
+        op.source = MemorySegment.NULL;
         if (!op.oneShot.equals(MemorySegment.NULL)) {
             Native.free(op.oneShot);
             op.oneShot = MemorySegment.NULL;
