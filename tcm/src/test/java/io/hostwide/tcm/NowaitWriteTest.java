@@ -53,7 +53,10 @@ class NowaitWriteTest {
         @Override public int blockSize() { return BLOCK; }
         @Override public long blockCount() { return Harness.BLOCKS; }
         @Override public boolean blocking() { return true; }
-        @Override public boolean writesNow() { return true; }
+        /** Turned off as NativeNowaitReads does on EOPNOTSUPP: the core then stops asking. */
+        volatile boolean writesNow = true;
+
+        @Override public boolean writesNow() { return writesNow; }
 
         @Override
         public boolean tryWriteNow(long lba, ByteBuffer src, boolean fua) throws IOException {
@@ -165,6 +168,19 @@ class NowaitWriteTest {
             assertThat(r.ascAscq()).isEqualTo(Asc.WRITE_ERROR);
             assertThat(r.information()).isEqualTo(300);
             assertThat(b.calls).containsExactly("now:false", "queued:false");
+        }
+    }
+
+    /** A backstore that finds out later it cannot write without blocking (ext4: EOPNOTSUPP) is not asked again. */
+    @Test
+    void aBackstoreThatTurnsWritesOffIsNotAskedAgain() {
+        NowBackstore b = new NowBackstore();
+        try (Harness h = new Harness(new DeviceAttributes(), b)) {
+            assertThat(h.out(Harness.write10(1, 1), Harness.pattern(BLOCK, 1)).status()).isEqualTo(ScsiStatus.GOOD);
+            b.writesNow = false;
+            assertThat(h.out(Harness.write10(2, 1), Harness.pattern(BLOCK, 2)).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(b.calls).containsExactly("now:false", "queued:false");
+            assertThat(h.core.dump()).contains("nowait_writes_done=1 nowait_writes_queued=0");
         }
     }
 

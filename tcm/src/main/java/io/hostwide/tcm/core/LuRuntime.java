@@ -55,9 +55,13 @@ final class LuRuntime {
     /** Whether TRY_NOWAIT writes are tried on the submitting thread before the I/O queue. */
     boolean tryNowaitWrites() { return tryNowaitWrites; }
 
-    /** Whether this TRY_NOWAIT command is tried on the submitting thread: writes and reads are told apart. */
+    /**
+     * Whether this TRY_NOWAIT command is tried on the submitting thread: writes and reads are told apart, and a
+     * backstore that found out it cannot write without blocking after all (ext4's EOPNOTSUPP) is not asked again.
+     */
     boolean tryNowait(CommandDescriptor d) {
-        return d.direction() == CommandDescriptor.DATA_OUT ? tryNowaitWrites : tryNowait;
+        return d.direction() == CommandDescriptor.DATA_OUT ? tryNowaitWrites && device.backstore().writesNow()
+                : tryNowait;
     }
 
     void nowaitOutcome(CommandDescriptor d, boolean done) {

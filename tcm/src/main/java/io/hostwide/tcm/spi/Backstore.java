@@ -49,8 +49,10 @@ public interface Backstore extends AutoCloseable {
     default boolean tryReadNow(long lba, ByteBuffer dst) throws IOException { return false; }
 
     /**
-     * Whether {@link #tryWriteNow} can ever succeed; read once, when the device is attached. Default false: every
-     * write of a blocking backstore goes to the I/O queue.
+     * Whether {@link #tryWriteNow} can succeed; read when the device is attached and again before each attempt, so
+     * it may turn false later (a filesystem found to refuse non-blocking writes) but must never turn true after
+     * being false at attach. Cheap: a field read. Default false: every write of a blocking backstore goes to the I/O
+     * queue.
      */
     default boolean writesNow() { return false; }
 

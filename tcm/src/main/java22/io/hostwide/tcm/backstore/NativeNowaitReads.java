@@ -218,7 +218,9 @@ final class NativeNowaitReads implements NowaitReads {
     public Path sameFile(Path original) { return file.procPath(); }
 
     @Override
-    public String describe() { return how; }
+    public String describe() {
+        return writesRefused ? how + "; writes queued (the filesystem refuses RWF_NOWAIT writes)" : how;
+    }
 
     @Override
     public void close() throws IOException { file.close(); }

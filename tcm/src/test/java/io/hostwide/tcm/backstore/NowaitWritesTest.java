@@ -113,6 +113,10 @@ class NowaitWritesTest {
                 }
                 assertThat(read(f, lba, 4)).isEqualTo(data);
             }
+            if (!f.writesNow()) { // the filesystem answered EOPNOTSUPP (ext4 on Linux 6.18): off for good
+                assertThat(f.tryWriteNow(0, direct(random(BS, 4)), false)).isFalse();
+                assertThat(f.describe()).contains("writes queued (the filesystem refuses RWF_NOWAIT writes)");
+            }
         }
     }
 
