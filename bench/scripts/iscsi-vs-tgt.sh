@@ -99,8 +99,10 @@ cat >"$work/serve.json" <<EOF
   "targets": [ { "name": "$hiqn", "luns": [ { "lun": 0, "backstore": "file0" }, { "lun": 1, "backstore": "ram0" } ] } ]
 }
 EOF
+# 3 GiB: the RAM budget (half the heap) must hold the whole 1 GiB RAM LUN, or the write cells, which write it full,
+# end in SPACE ALLOCATION FAILED (with 2 GiB the budget is 768 MiB and the 4 KiB write rounds on the RAM LUN failed).
 # shellcheck disable=SC2046 # the option strings split into words on purpose
-"$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory 2g) -jar "$jar" serve --memory 2g \
+"$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory 3g) -jar "$jar" serve --memory 3g \
   --config "$work/serve.json" --admin-socket "$work/admin.sock" ${poll:+--poll-us "$poll"} \
   >"$work/hostwide.log" 2>&1 & pids+=($!); disown $!
 wait_port $hport || { echo "hostwide serve did not start: $(tail "$work/hostwide.log")" >&2; exit 1; }

@@ -26,7 +26,17 @@ final class GatedBackstore implements Backstore {
     private int spare; // permits handed out before anything was parked
     volatile boolean hold = true;
 
-    GatedBackstore(long bytes, int blockSize) { this.ram = new RamBackstore(bytes, blockSize); }
+    /** Whether {@link #tryWriteNow} writes (never held: it must not block); false, the default, refuses it. */
+    private final boolean writesNow;
+    /** Writes done by {@link #tryWriteNow}, on the submitting thread. */
+    final java.util.concurrent.atomic.AtomicInteger nowWrites = new java.util.concurrent.atomic.AtomicInteger();
+
+    GatedBackstore(long bytes, int blockSize) { this(bytes, blockSize, false); }
+
+    GatedBackstore(long bytes, int blockSize, boolean writesNow) {
+        this.ram = new RamBackstore(bytes, blockSize);
+        this.writesNow = writesNow;
+    }
 
     /** The LBA of the next operation to reach the backstore; fails after 10 s. */
     long nextArrival() {
@@ -115,6 +125,20 @@ final class GatedBackstore implements Backstore {
     public void write(long lba, ByteBuffer src, boolean fua) throws IOException {
         gate(lba);
         ram.write(lba, src, fua);
+    }
+
+    @Override public boolean writesNow() { return writesNow; }
+
+    /** Announces the arrival like {@link #write} but never holds it: a write tried inline must not block. */
+    @Override
+    public boolean tryWriteNow(long lba, ByteBuffer src, boolean fua) throws IOException {
+        if (!writesNow) {
+            return false;
+        }
+        nowWrites.incrementAndGet();
+        arrivals.add(lba);
+        ram.write(lba, src, fua);
+        return true;
     }
 
     @Override public void flush() throws IOException { ram.flush(); }

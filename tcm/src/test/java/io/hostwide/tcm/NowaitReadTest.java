@@ -162,7 +162,10 @@ class NowaitReadTest {
         }
     }
 
-    /** Only READ is tried: a WRITE on the same device still goes to the queue. */
+    /**
+     * A backstore that reads without blocking but does not say it writes so (writesNow false) is not asked to: a
+     * WRITE on the same device still goes to the queue (NowaitWriteTest covers the one that does).
+     */
     @Test
     void writesAreNotTried() {
         CachedBackstore b = new CachedBackstore(true);

@@ -36,15 +36,20 @@ public final class FileBackstore implements Backstore {
      *                    portable fallback: zeros, everything reported mapped)
      * @param nowaitReads let the core read data that is in memory on the thread that received the command
      *                    ({@link #tryReadNow}) when available; false sends every read through the I/O queue
+     * @param nowaitWrites let the core write on the thread that received the command ({@link #tryWriteNow}) where
+     *                    that cannot block (needs {@code nowaitReads}' descriptor); false queues every write
      */
-    public record Options(boolean thin, boolean direct, boolean nativeHoles, boolean nowaitReads) {
-        public static Options of(boolean thin) { return new Options(thin, false, true, true); }
+    public record Options(boolean thin, boolean direct, boolean nativeHoles, boolean nowaitReads,
+                          boolean nowaitWrites) {
+        public static Options of(boolean thin) { return new Options(thin, false, true, true, true); }
 
-        public Options direct(boolean v) { return new Options(thin, v, nativeHoles, nowaitReads); }
+        public Options direct(boolean v) { return new Options(thin, v, nativeHoles, nowaitReads, nowaitWrites); }
 
-        public Options nativeHoles(boolean v) { return new Options(thin, direct, v, nowaitReads); }
+        public Options nativeHoles(boolean v) { return new Options(thin, direct, v, nowaitReads, nowaitWrites); }
 
-        public Options nowaitReads(boolean v) { return new Options(thin, direct, nativeHoles, v); }
+        public Options nowaitReads(boolean v) { return new Options(thin, direct, nativeHoles, v, nowaitWrites); }
+
+        public Options nowaitWrites(boolean v) { return new Options(thin, direct, nativeHoles, nowaitReads, v); }
     }
 
     private final Path path;
@@ -52,6 +57,8 @@ public final class FileBackstore implements Backstore {
     private final FileChannel channel;
     private final FileHoles holes;
     private final NowaitReads nowait;
+    /** {@link Options#nowaitWrites}. */
+    private final boolean nowaitWrites;
     private final int blockSize;
     private volatile long blockCount; // resize: read by every command's range check
     private final boolean thin;
@@ -74,7 +81,7 @@ public final class FileBackstore implements Backstore {
     }
 
     FileBackstore(Path path, long sizeBytes, int blockSize, Options options, FileAccess.Opener opener) throws IOException {
-        this(path, sizeBytes, blockSize, options.thin(), open(path, blockSize, options, opener));
+        this(path, sizeBytes, blockSize, options.thin(), options.nowaitWrites(), open(path, blockSize, options, opener));
     }
 
     private static FileAccess open(Path path, int blockSize, Options options, FileAccess.Opener opener)
@@ -88,7 +95,13 @@ public final class FileBackstore implements Backstore {
 
     /** Over an already open file (tests substitute the {@link FileHoles}); closes it if the backstore is refused. */
     FileBackstore(Path path, long sizeBytes, int blockSize, boolean thin, FileAccess file) throws IOException {
+        this(path, sizeBytes, blockSize, thin, false, file);
+    }
+
+    private FileBackstore(Path path, long sizeBytes, int blockSize, boolean thin, boolean nowaitWrites, FileAccess file)
+            throws IOException {
         this.path = path;
+        this.nowaitWrites = nowaitWrites;
         this.blockSize = blockSize;
         this.thin = thin;
         this.file = file;
@@ -189,6 +202,33 @@ public final class FileBackstore implements Backstore {
         }
         dst.position(start);
         return false;
+    }
+
+    @Override
+    public boolean writesNow() { return nowaitWrites && nowait.available() && nowait.writesAvailable(); }
+
+    /**
+     * To the page cache (or a tmpfs page) through this backstore's own descriptor, see {@code NativeNowaitReads}:
+     * plain on a memory filesystem, RWF_NOWAIT elsewhere. A short write counts as a refusal: the I/O queue then
+     * writes the whole range again (the same bytes). FUA: on a memory filesystem the write is followed by the same
+     * fdatasync {@link #write} does (nothing to wait for there); elsewhere fdatasync waits for the device, so a FUA
+     * write is always left to the I/O queue and never acknowledged before it is durable.
+     */
+    @Override
+    public boolean tryWriteNow(long lba, ByteBuffer src, boolean fua) throws IOException {
+        if (!nowaitWrites || (fua && !nowait.inMemory())) {
+            return false;
+        }
+        int start = src.position();
+        int want = src.remaining();
+        if (nowait.write(lba * blockSize, src) != want) {
+            src.position(start);
+            return false;
+        }
+        if (fua) {
+            channel.force(false);
+        }
+        return true;
     }
 
     @Override

@@ -6,8 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /**
- * Reads of a file that never wait for storage, for {@link FileBackstore#tryReadNow}: {@code NativeNowaitReads}
- * (Java 22+, Linux) on a descriptor of its own; {@link #NONE} elsewhere, which never reads.
+ * Reads (and writes) of a file that never wait for storage, for {@link FileBackstore#tryReadNow} and
+ * {@link FileBackstore#tryWriteNow}: {@code NativeNowaitReads} (Java 22+, Linux) on a descriptor of its own;
+ * {@link #none} elsewhere, which never reads nor writes.
  */
 interface NowaitReads extends Closeable {
     /** {@link #read}'s answer when the data is not in memory (EAGAIN) or the read cannot be tried now. */
@@ -24,6 +25,24 @@ interface NowaitReads extends Closeable {
 
     /** Whether {@link #read} can ever read anything. */
     boolean available();
+
+    /**
+     * Writes {@code src} (position to limit) at byte {@code offset} if that needs no waiting for storage, and
+     * advances {@code src} by what it wrote. Not durable: the caller flushes when it must.
+     *
+     * @return the bytes written, possibly fewer than asked, or {@link #WOULD_BLOCK} (EAGAIN; the filesystem turned
+     *         out to refuse non-blocking writes; a heap buffer)
+     */
+    default int write(long offset, ByteBuffer src) throws IOException { return WOULD_BLOCK; }
+
+    /** Whether {@link #write} can ever write anything (it may still find out later that it cannot). */
+    default boolean writesAvailable() { return false; }
+
+    /**
+     * True when the file lives in memory (tmpfs, ramfs): nothing waits for a device there, and making a write
+     * durable (fdatasync) has nothing to wait for either.
+     */
+    default boolean inMemory() { return false; }
 
     /** A path that names the same file as this reader's descriptor (see {@link FileAccess}). */
     default Path sameFile(Path original) { return original; }

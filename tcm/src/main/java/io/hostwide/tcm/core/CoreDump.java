@@ -41,6 +41,10 @@ final class CoreDump {
             if (rt.tryNowait()) {
                 sb.append(" nowait_done=").append(rt.nowaitDone()).append(" nowait_queued=").append(rt.nowaitQueued());
             }
+            if (rt.tryNowaitWrites()) {
+                sb.append(" nowait_writes_done=").append(rt.nowaitWritesDone())
+                        .append(" nowait_writes_queued=").append(rt.nowaitWritesQueued());
+            }
             sb.append('\n');
         }
         for (Session s : core.sessions()) {

@@ -1,5 +1,6 @@
 package io.hostwide.tcm.core;
 
+import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.dispatch.CommandTable;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.spi.AsyncBackstore;
@@ -18,11 +19,15 @@ final class LuRuntime {
     private final CommandTable commandTable;
     private final IoQueue ioQueue;
     private final TaskSet taskSet = new TaskSet();
-    /** The backstore blocks but can sometimes read without blocking: TRY_NOWAIT commands are tried inline first. */
+    /** The backstore blocks but can sometimes read without blocking: TRY_NOWAIT reads are tried inline first. */
     private final boolean tryNowait;
+    /** The same for writes (Data-Out TRY_NOWAIT commands, {@link io.hostwide.tcm.spi.Backstore#writesNow}). */
+    private final boolean tryNowaitWrites;
     /** TRY_NOWAIT attempts that finished inline / that went to the I/O queue after all (for dumps). */
     private final LongAdder nowaitDone = new LongAdder();
     private final LongAdder nowaitQueued = new LongAdder();
+    private final LongAdder nowaitWritesDone = new LongAdder();
+    private final LongAdder nowaitWritesQueued = new LongAdder();
     private final boolean asyncBackstore;
 
     LuRuntime(Device device, CommandTable commandTable) {
@@ -32,6 +37,7 @@ final class LuRuntime {
         this.ioQueue = device.backstore().blocking() ? new BlkIoQueue("dev-" + device.name(),
                 device.attributes().queueDepth(), device.attributes().ioThreads()) : null;
         this.tryNowait = ioQueue != null && device.backstore().readsNow();
+        this.tryNowaitWrites = ioQueue != null && device.backstore().writesNow();
     }
 
     Device device() { return device; }
@@ -43,16 +49,36 @@ final class LuRuntime {
 
     TaskSet taskSet() { return taskSet; }
 
-    /** Whether TRY_NOWAIT commands are tried on the submitting thread before the I/O queue. */
+    /** Whether TRY_NOWAIT reads are tried on the submitting thread before the I/O queue. */
     boolean tryNowait() { return tryNowait; }
 
-    void nowaitOutcome(boolean done) {
-        (done ? nowaitDone : nowaitQueued).increment();
+    /** Whether TRY_NOWAIT writes are tried on the submitting thread before the I/O queue. */
+    boolean tryNowaitWrites() { return tryNowaitWrites; }
+
+    /**
+     * Whether this TRY_NOWAIT command is tried on the submitting thread: writes and reads are told apart, and a
+     * backstore that found out it cannot write without blocking after all (ext4's EOPNOTSUPP) is not asked again.
+     */
+    boolean tryNowait(CommandDescriptor d) {
+        return d.direction() == CommandDescriptor.DATA_OUT ? tryNowaitWrites && device.backstore().writesNow()
+                : tryNowait;
+    }
+
+    void nowaitOutcome(CommandDescriptor d, boolean done) {
+        if (d.direction() == CommandDescriptor.DATA_OUT) {
+            (done ? nowaitWritesDone : nowaitWritesQueued).increment();
+        } else {
+            (done ? nowaitDone : nowaitQueued).increment();
+        }
     }
 
     long nowaitDone() { return nowaitDone.sum(); }
 
     long nowaitQueued() { return nowaitQueued.sum(); }
+
+    long nowaitWritesDone() { return nowaitWritesDone.sum(); }
+
+    long nowaitWritesQueued() { return nowaitWritesQueued.sum(); }
     /** The backstore takes READ/WRITE/SYNCHRONIZE CACHE asynchronously: those run inline, not on the I/O queue. */
     boolean asyncBackstore() { return asyncBackstore; }
 

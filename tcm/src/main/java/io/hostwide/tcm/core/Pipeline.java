@@ -230,7 +230,7 @@ public final class Pipeline {
                 && !(d.has(CommandDescriptor.ASYNC_BACKSTORE_IO) && cmd.runtime.asyncBackstore())
                 ? cmd.runtime.ioQueue() : null;
         if (q != null) {
-            if (d.has(CommandDescriptor.TRY_NOWAIT) && cmd.runtime.tryNowait() && runNowait(cmd)) {
+            if (d.has(CommandDescriptor.TRY_NOWAIT) && cmd.runtime.tryNowait(d) && runNowait(cmd)) {
                 return;
             }
             if (!q.offer(cmd, queuedExecute, queuedComplete)) {
@@ -268,7 +268,7 @@ public final class Pipeline {
             cmd.nowait = false;
         }
         boolean settled = r != CommandDescriptor.WOULD_BLOCK;
-        cmd.runtime.nowaitOutcome(settled);
+        cmd.runtime.nowaitOutcome(cmd.descriptor, settled);
         if (r == CommandDescriptor.DONE) {
             complete(cmd);
         }

@@ -59,7 +59,8 @@ public interface Command {
     /**
      * True while the core tries a {@link CommandDescriptor#TRY_NOWAIT} command on the submitting thread before
      * queueing it for a blocking backstore: the handler must not block (it calls
-     * {@link io.hostwide.tcm.spi.Backstore#tryReadNow} rather than {@code read}) and returns
+     * {@link io.hostwide.tcm.spi.Backstore#tryReadNow} or {@code tryWriteNow} rather than {@code read} or
+     * {@code write}) and returns
      * {@link CommandDescriptor#WOULD_BLOCK}, having set no outcome, when it cannot finish so. False otherwise.
      */
     boolean nowait();

@@ -59,9 +59,11 @@ public record CommandDescriptor(int opcode, int serviceAction, String name, int 
     public static final int TRUNCATABLE_DATA_OUT = 1 << 8;
     /**
      * With {@link #BACKSTORE_IO}: on a blocking backstore that {@linkplain io.hostwide.tcm.spi.Backstore#readsNow
-     * reads without blocking when it can}, the core first runs the handler on the submitting thread with
-     * {@link Command#nowait()} true, and queues it only if it answers {@link #WOULD_BLOCK}: a read served from the
-     * page cache then costs no hand-off to an I/O thread and back.
+     * reads without blocking when it can} (a Data-In command) or {@linkplain io.hostwide.tcm.spi.Backstore#writesNow
+     * writes so} (a Data-Out command, whose data is all in hand when the core sees it), the core first runs the
+     * handler on the submitting thread with {@link Command#nowait()} true, and queues it only if it answers
+     * {@link #WOULD_BLOCK}: a read served from the page cache, or a write to a tmpfs page, then costs no hand-off to
+     * an I/O thread and back. Task attributes, reservations and ALUA are checked before either, as for any command.
      */
     public static final int TRY_NOWAIT = 1 << 9;
     /**

@@ -48,6 +48,23 @@ public final class RangeLock {
         }
     }
 
+    /**
+     * {@link #lockShared} without waiting: false, holding nothing, when a stripe of {@code mask} is held exclusive
+     * (an atomic command runs there), for a write on the submitting thread that must not block.
+     */
+    public boolean tryLockShared(long mask, long[] stamps) {
+        for (long m = mask; m != 0; m &= m - 1) {
+            int i = Long.numberOfTrailingZeros(m);
+            long s = stripes[i].tryReadLock();
+            if (s == 0) {
+                unlockShared(mask & ~m, stamps); // the stripes below i, taken in ascending order
+                return false;
+            }
+            stamps[i] = s;
+        }
+        return true;
+    }
+
     public void unlockShared(long mask, long[] stamps) {
         for (long m = mask; m != 0; m &= m - 1) {
             int i = Long.numberOfTrailingZeros(m);

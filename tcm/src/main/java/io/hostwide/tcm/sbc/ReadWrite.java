@@ -146,7 +146,37 @@ final class ReadWrite {
         if (dev.backstore() instanceof AsyncBackstore async) {
             return writeAsync(cmd, dev, async, lba, (int) (blocks * dev.blockSize()), fua);
         }
+        if (cmd.nowait()) {
+            return writeNow(cmd, dev, lba, (int) (blocks * dev.blockSize()), fua);
+        }
         return writeBlocks(cmd, dev, lba, (int) (blocks * dev.blockSize()), 0, fua);
+    }
+
+    /**
+     * {@link #writeBlocks} without blocking, for the submitting thread: the range is taken shared only if no
+     * COMPARE AND WRITE / WRITE ATOMIC holds a stripe of it (waiting for one could block behind the I/O queue), and
+     * the backstore writes only what it can without waiting for storage, FUA included (see
+     * {@link io.hostwide.tcm.spi.Backstore#tryWriteNow}). Anything else is {@link CommandDescriptor#WOULD_BLOCK}:
+     * the I/O queue runs the handler again from the top and writes the whole range, as before.
+     */
+    private static int writeNow(Command cmd, Device dev, long lba, int bytes, boolean fua) {
+        boolean durable = (fua && dev.attributes().emulateFuaWrite()) || !dev.modePages().writeCacheEnabled();
+        RangeLock locks = dev.rangeLock();
+        long mask = RangeLock.mask(lba, bytes / dev.blockSize());
+        long[] stamps = RangeLock.stamps();
+        if (!locks.tryLockShared(mask, stamps)) {
+            return CommandDescriptor.WOULD_BLOCK;
+        }
+        try {
+            return dev.backstore().tryWriteNow(lba, cmd.dataOutWindow(0, bytes), durable)
+                    ? CommandDescriptor.DONE : CommandDescriptor.WOULD_BLOCK;
+        } catch (IOException e) {
+            // not lost: the queued write meets the same error and reports it (MEDIUM ERROR, the data-path log)
+            return CommandDescriptor.WOULD_BLOCK;
+        } finally {
+            cmd.restoreDataOut();
+            locks.unlockShared(mask, stamps);
+        }
     }
 
     /** WRITE on an asynchronous backstore, holding the range shared (against COMPARE AND WRITE) until it is done. */

@@ -34,6 +34,8 @@ public final class SbcCommands {
     static final int BLOCK_READ = READ_IO | TRY_NOWAIT;
     /** WRITE and WRITE AND VERIFY: an expected length short of the CDB's by whole blocks truncates the write. */
     static final int BLOCK_WRITE = WRITE_IO | TRUNCATABLE_DATA_OUT;
+    /** WRITE: tried without blocking on the submitting thread first (see ReadWrite.writeNow). */
+    static final int BLOCK_WRITE_NOWAIT = BLOCK_WRITE | TRY_NOWAIT;
     private static final int F = 0xFF;
     private static final int CTRL = 0x07;
 
@@ -61,16 +63,16 @@ public final class SbcCommands {
                 .dataIn(BlockCdb.DATA).flags(BLOCK_READ | ASYNC_IO).reservation(ReservationRule.READ).timeouts(5, 30)
                 .handler(ReadWrite::read));
         t.add(Row.of(ScsiOpcode.WRITE_6, "WRITE(6)").usage(0x1F, F, F, F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE | ASYNC_IO).timeouts(5, 30)
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE_NOWAIT | ASYNC_IO).timeouts(5, 30)
                 .handler(ReadWrite::write));
         t.add(Row.of(ScsiOpcode.WRITE_10, "WRITE(10)").usage(0xFA, F, F, F, F, 0x3F, F, F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE | ASYNC_IO).timeouts(5, 30)
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE_NOWAIT | ASYNC_IO).timeouts(5, 30)
                 .handler(ReadWrite::write));
         t.add(Row.of(ScsiOpcode.WRITE_12, "WRITE(12)").usage(0xFA, F, F, F, F, F, F, F, F, 0x3F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE | ASYNC_IO).timeouts(5, 30)
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE_NOWAIT | ASYNC_IO).timeouts(5, 30)
                 .handler(ReadWrite::write));
         t.add(Row.of(ScsiOpcode.WRITE_16, "WRITE(16)").usage(0xFB, F, F, F, F, F, F, F, F, F, F, F, F, F, CTRL)
-                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE | ASYNC_IO).timeouts(5, 30)
+                .dataOut(BlockCdb.DATA).flags(BLOCK_WRITE_NOWAIT | ASYNC_IO).timeouts(5, 30)
                 .handler(ReadWrite::write));
         t.add(Row.of(ScsiOpcode.READ_CAPACITY_10, "READ CAPACITY(10)").usage(0, F, F, F, F, 0, 0, 0x01, CTRL)
                 .dataIn((cdb, dev) -> 8).flags(MEDIUM_ACCESS).reservation(ReservationRule.ALWAYS_ALLOWED)

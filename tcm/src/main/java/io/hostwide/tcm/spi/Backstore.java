@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
  * plain blocking calls; {@link #blocking()} tells the core where it may make them. A non-blocking backstore
  * (RAM, null) is called on the submitting thread and completes the command there (no hand-off); a blocking one
  * (file) is only ever called from the device's bounded I/O queue, never from a network thread, except for
- * {@link #tryReadNow}, which must not block and is tried first on the submitting thread.
+ * {@link #tryReadNow} and {@link #tryWriteNow}, which must not block and are tried first on the submitting thread.
  *
  * <p>Buffers: {@code dst}/{@code src} hold whole blocks between position and limit; implementations consume
  * (advance) them. Thread safety: concurrent calls for disjoint or overlapping ranges must be safe; the core
@@ -47,6 +47,30 @@ public interface Backstore extends AutoCloseable {
      *         {@link #read} reports the error with the command's LBA
      */
     default boolean tryReadNow(long lba, ByteBuffer dst) throws IOException { return false; }
+
+    /**
+     * Whether {@link #tryWriteNow} can succeed; read when the device is attached and again before each attempt, so
+     * it may turn false later (a filesystem found to refuse non-blocking writes) but must never turn true after
+     * being false at attach. Cheap: a field read. Default false: every write of a blocking backstore goes to the I/O
+     * queue.
+     */
+    default boolean writesNow() { return false; }
+
+    /**
+     * Writes as {@link #write} does, but only if that needs no waiting for storage (a tmpfs page; a page-cache
+     * write that Linux's RWF_NOWAIT accepts), because the core calls it on the thread that received the command, a
+     * network thread among others. It must never block on I/O, and is as safe against concurrent calls as
+     * {@link #write}. With {@code fua} it may return true only when the data is as durable as {@link #write} with
+     * {@code fua} would have made it; a backstore that would have to wait for that answers false.
+     *
+     * @return true when all of {@code src} was written and consumed as {@link #write} does; false when the write
+     *         would block, was cut short or cannot be tried now: then the position of {@code src} is where it was
+     *         (bytes may have reached the storage; the core writes the whole range again with {@link #write} on
+     *         the device's I/O queue, the same data)
+     * @throws IOException as {@link #write}; the core then leaves the write to the I/O queue too, whose
+     *         {@link #write} reports the error with the command's LBA
+     */
+    default boolean tryWriteNow(long lba, ByteBuffer src, boolean fua) throws IOException { return false; }
 
     /** @param fua the data must be on stable storage when this returns (SBC-4 §5.43 FUA) */
     void write(long lba, ByteBuffer src, boolean fua) throws IOException;

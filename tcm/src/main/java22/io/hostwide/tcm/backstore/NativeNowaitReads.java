@@ -31,8 +31,15 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <li>any other filesystem that refuses it: not available; every read goes to the I/O queue as before.</li>
  * </ul>
  *
- * <p>The descriptor is this class's own ({@link NativeFd}), opened {@code O_RDONLY}; the backstore's channel is then
- * opened through {@code /proc/self/fd/N}, so both name one inode.
+ * <p>Writes ({@link #write}, {@code pwritev2}) follow the same rule: plain on tmpfs and ramfs (a page of memory, no
+ * device behind it), {@code RWF_NOWAIT} elsewhere. Whether a filesystem takes {@code RWF_NOWAIT} for buffered
+ * <em>writes</em> cannot be probed without writing (a zero-length write returns before the flag is looked at): xfs
+ * and btrfs do (Linux 6.0/6.1, FMODE_BUF_WASYNC), ext4's buffered path answers EOPNOTSUPP. So the first
+ * EOPNOTSUPP switches writes off for good, and that write and every later one go to the I/O queue.
+ *
+ * <p>The descriptor is this class's own ({@link NativeFd}), opened {@code O_RDWR} (the backstore's channel needs
+ * write access to the file anyway); the backstore's channel is then opened through {@code /proc/self/fd/N}, so
+ * both name one inode.
  */
 @SuppressWarnings("restricted") // downcallHandle: native access is granted by Enable-Native-Access / the argLine
 final class NativeNowaitReads implements NowaitReads {
@@ -49,6 +56,9 @@ final class NativeNowaitReads implements NowaitReads {
     private static final MethodHandle PREADV2 = NativeFd.LINKER.downcallHandle(
             NativeFd.LIBC.find("preadv2").orElseThrow(),
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT), NativeFd.ERRNO_OPTION);
+    private static final MethodHandle PWRITEV2 = NativeFd.LINKER.downcallHandle(
+            NativeFd.LIBC.find("pwritev2").orElseThrow(),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT), NativeFd.ERRNO_OPTION);
     private static final MethodHandle FSTATFS = NativeFd.LINKER.downcallHandle(
             NativeFd.LIBC.find("fstatfs").orElseThrow(),
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), NativeFd.ERRNO_OPTION);
@@ -64,6 +74,8 @@ final class NativeNowaitReads implements NowaitReads {
     /** RWF_NOWAIT, or 0 on a memory filesystem where every read is served from memory. */
     private final int flags;
     private final String how;
+    /** Set (plain write, read without order) on the first EOPNOTSUPP of a write with RWF_NOWAIT; never reset. */
+    private volatile boolean writesRefused;
 
     private NativeNowaitReads(NativeFd file, int flags, String how) {
         this.file = file;
@@ -78,12 +90,12 @@ final class NativeNowaitReads implements NowaitReads {
      *         says which; the backstore then reads through its I/O queue only)
      */
     static NowaitReads open(Path path) throws IOException {
-        NativeFd file = NativeFd.open(path, NativeFd.O_RDONLY,
+        NativeFd file = NativeFd.open(path, NativeFd.O_RDWR,
                 e -> new IOException("open " + path + " failed: " + NativeFd.errnoName(e)));
         try {
             int flags = probe(file.fd(), path);
-            String how = flags == RWF_NOWAIT ? "page-cache reads inline (preadv2 RWF_NOWAIT)"
-                    : "reads inline (memory filesystem)";
+            String how = flags == RWF_NOWAIT ? "page-cache reads and writes inline (preadv2/pwritev2 RWF_NOWAIT)"
+                    : "reads and writes inline (memory filesystem)";
             return new NativeNowaitReads(file, flags, how);
         } catch (IOException | RuntimeException e) {
             file.close();
@@ -155,13 +167,60 @@ final class NativeNowaitReads implements NowaitReads {
     }
 
     @Override
+    public int write(long offset, ByteBuffer src) throws IOException {
+        int len = src.remaining();
+        if (len == 0) {
+            return 0;
+        }
+        if (!src.isDirect() || writesRefused) {
+            return WOULD_BLOCK;
+        }
+        MemorySegment scratch = SCRATCH.get();
+        MemorySegment state = scratch.asSlice(IOVEC_BYTES, CAPTURE.byteSize());
+        scratch.set(ADDRESS, 0, MemorySegment.ofBuffer(src)); // position..limit of src
+        scratch.set(JAVA_LONG, 8, len);
+        long r;
+        if (!file.enter()) {
+            return WOULD_BLOCK; // the queued write answers: the backstore is closing
+        }
+        try {
+            do {
+                r = pwritev2(state, file.fd(), scratch, 1, offset, flags);
+            } while (r < 0 && errno(state) == EINTR);
+        } finally {
+            file.exit();
+        }
+        if (r < 0) {
+            int e = errno(state);
+            if (e == EAGAIN) {
+                return WOULD_BLOCK;
+            }
+            if (e == EOPNOTSUPP && flags == RWF_NOWAIT) {
+                writesRefused = true; // this filesystem's buffered writes cannot be told not to wait
+                return WOULD_BLOCK;
+            }
+            throw new IOException("pwritev2 " + file.path() + " at " + offset + "+" + len + " failed: " + NativeFd.errnoName(e));
+        }
+        src.position(src.position() + (int) r);
+        return (int) r;
+    }
+
+    @Override
+    public boolean writesAvailable() { return !writesRefused; }
+
+    @Override
+    public boolean inMemory() { return flags == 0; }
+
+    @Override
     public boolean available() { return true; }
 
     @Override
     public Path sameFile(Path original) { return file.procPath(); }
 
     @Override
-    public String describe() { return how; }
+    public String describe() {
+        return writesRefused ? how + "; writes queued (the filesystem refuses RWF_NOWAIT writes)" : how;
+    }
 
     @Override
     public void close() throws IOException { file.close(); }
@@ -171,6 +230,16 @@ final class NativeNowaitReads implements NowaitReads {
     private static long preadv2(MemorySegment state, int fd, MemorySegment iov, int iovcnt, long offset, int flags) {
         try {
             return (long) PREADV2.invokeExact(state, fd, iov, iovcnt, offset, flags);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    private static long pwritev2(MemorySegment state, int fd, MemorySegment iov, int iovcnt, long offset, int flags) {
+        try {
+            return (long) PWRITEV2.invokeExact(state, fd, iov, iovcnt, offset, flags);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
