@@ -32,7 +32,7 @@ import java.util.concurrent.Callable;
                 "  status [--full] | stats | reload             as before (JSON); status: counts, --full: listings",
                 "  call METHOD ['{json params}']               any API method (README: Management API)",
                 "  backstore create NAME --type ram|file|block|null|rbd [--size 1g] [--path P] [--pool P --image I --conf C] ...",
-                "  backstore delete|get NAME,  backstore list,  backstore resize NAME SIZE",
+                "  backstore delete|get NAME,  backstore list,  backstore resize NAME SIZE [--allow-shrink]",
                 "  backstore set NAME [--write-protect true] [--removable true]",
                 "  target create IQN [--alias A] [--generate-node-acls],  target delete|get IQN,  target list",
                 "  target set IQN [--generate-node-acls true|false] [--alias A]",
