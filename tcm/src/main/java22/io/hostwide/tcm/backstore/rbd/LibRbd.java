@@ -31,6 +31,10 @@ final class LibRbd {
     static final int EVENT_TYPE_EVENTFD = 2;
     /** librados.h LIBRADOS_OP_FLAG_FADVISE_FUA: asks the OSD to make the write durable before answering. */
     static final int OP_FLAG_FADVISE_FUA = 0x80;
+    /** features.h RBD_FEATURE_FAST_DIFF: diffs of whole objects come from the object map, not from the OSDs. */
+    static final long FEATURE_FAST_DIFF = 1L << 4;
+    /** librbd.h RBD_FLAG_OBJECT_MAP_INVALID | RBD_FLAG_FAST_DIFF_INVALID: the object map cannot be trusted. */
+    static final long FLAGS_MAP_INVALID = 1L | 1L << 1;
     /** eventfd(2) flags (Linux, x86-64 and aarch64). */
     static final int EFD_CLOEXEC = 0x80000;
 
@@ -99,6 +103,7 @@ final class LibRbd {
     // allocation (GET LBA STATUS) and fencing (reopen with a new client): RbdAllocation, RbdClient
     static final MethodHandle RBD_DIFF_ITERATE2 = rbd("rbd_diff_iterate2", JAVA_INT,
             ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_BYTE, JAVA_BYTE, ADDRESS, ADDRESS);
+    static final MethodHandle RBD_GET_FLAGS = rbd("rbd_get_flags", JAVA_INT, ADDRESS, ADDRESS);
     static final MethodHandle RADOS_GETADDRS = rados("rados_getaddrs", JAVA_INT, ADDRESS, ADDRESS);
     static final MethodHandle RADOS_MON_COMMAND = rados("rados_mon_command", JAVA_INT,
             ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, ADDRESS);

@@ -12,14 +12,16 @@ import java.util.function.IntConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 /**
  * An RBD image's provisioning state for GET LBA STATUS (SBC-4 §5.8), from {@code rbd_diff_iterate2} over the image's
  * whole history (no from-snapshot, parent included, exact extents rather than whole objects): a byte the diff does
  * not report was never written or was discarded, and a logical block none of whose bytes is reported is
  * deallocated. Everything else is mapped.
  *
- * <p>One query scans at most {@link AllocatedExtents#SCAN_BYTES}: a run that goes on past it is reported up to
- * there, and the next descriptor (or command) continues from its end.
+ * <p>Every query is bounded (see {@link #run}): a run that goes on past the bound is reported up to there, and the
+ * next descriptor (or command) continues from its end.
  *
  * <p>librbd calls the callback (an upcall) from the thread of {@code rbd_diff_iterate2} or its own, before the call
  * returns; the callback only records the extent in the scan its argument names, and never throws.
@@ -35,24 +37,43 @@ final class RbdAllocation {
 
     /**
      * The run of blocks starting at {@code lba} that share its state, as {@code Backstore.provisioningRun}: positive
-     * when mapped, negative when deallocated, at most {@code maxBlocks} and {@link AllocatedExtents#SCAN_BYTES}
-     * worth, never 0.
+     * when mapped, negative when deallocated, at most {@code maxBlocks}, never 0.
+     *
+     * <p>With fast-diff (and a valid object map) the objects that exist come from the object map, without asking
+     * the OSDs, so a deallocated run is found over up to {@link AllocatedExtents#MAP_SCAN_BYTES} at once (a whole
+     * sanitized LUN in one descriptor, as libiscsi's Sanitize.BlockErase expects); within existing objects, and
+     * without fast-diff, exact extents are asked for over at most {@link AllocatedExtents#SCAN_BYTES}.
      *
      * @param blocks the image's size in blocks (the scan stops there)
      * @param failed told librbd's negative answer before it is thrown (the image notes a fence)
      */
-    static long run(MemorySegment image, String spec, int blockSize, long blocks, long lba, long maxBlocks,
-                    IntConsumer failed) throws IOException {
-        long limit = Math.min(blocks, lba + Math.min(maxBlocks, AllocatedExtents.SCAN_BYTES / blockSize));
-        if (limit <= lba) {
+    static long run(MemorySegment image, String spec, int blockSize, long blocks, long features, long lba,
+                    long maxBlocks, IntConsumer failed) throws IOException {
+        long end = Math.min(blocks, lba + maxBlocks);
+        if (end <= lba) {
             return 1; // at or past the end: nothing to ask (GET LBA STATUS checks the LBA before asking)
         }
+        if ((features & LibRbd.FEATURE_FAST_DIFF) != 0 && objectMapValid(image)) {
+            long limit = Math.min(end, lba + AllocatedExtents.MAP_SCAN_BYTES / blockSize);
+            long objects = scan(image, spec, blockSize, lba, limit, true, failed);
+            if (objects < 0) {
+                return objects; // no object exists there
+            }
+            end = lba + objects; // inside existing objects: their exact extents
+        }
+        long limit = Math.min(end, lba + AllocatedExtents.SCAN_BYTES / blockSize);
+        return scan(image, spec, blockSize, lba, limit, false, failed);
+    }
+
+    private static long scan(MemorySegment image, String spec, int blockSize, long lba, long limit,
+                             boolean wholeObjects, IntConsumer failed) throws IOException {
         AllocatedExtents found = new AllocatedExtents();
         long id = NEXT_SCAN.getAndIncrement();
         SCANS.put(id, found);
         int r;
         try {
-            r = diffIterate(image, lba * blockSize, (limit - lba) * blockSize, MemorySegment.ofAddress(id));
+            r = diffIterate(image, lba * blockSize, (limit - lba) * blockSize, wholeObjects,
+                    MemorySegment.ofAddress(id));
         } finally {
             SCANS.remove(id);
         }
@@ -63,11 +84,20 @@ final class RbdAllocation {
         return found.run(blockSize, lba, limit);
     }
 
-    /** rbd_diff_iterate2(image, NULL, off, len, include_parent 1, whole_object 0, CALLBACK, arg). */
-    private static int diffIterate(MemorySegment image, long offset, long length, MemorySegment arg) {
+    private static boolean objectMapValid(MemorySegment image) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment flags = arena.allocate(JAVA_LONG);
+            return Native.i(LibRbd.RBD_GET_FLAGS, image, flags) == 0
+                    && (flags.get(JAVA_LONG, 0) & LibRbd.FLAGS_MAP_INVALID) == 0;
+        }
+    }
+
+    /** rbd_diff_iterate2(image, NULL, off, len, include_parent 1, whole_object, CALLBACK, arg). */
+    private static int diffIterate(MemorySegment image, long offset, long length, boolean wholeObjects,
+                                   MemorySegment arg) {
         try {
             return (int) LibRbd.RBD_DIFF_ITERATE2.invokeExact(image, MemorySegment.NULL, offset, length, (byte) 1,
-                    (byte) 0, CALLBACK, arg);
+                    (byte) (wholeObjects ? 1 : 0), CALLBACK, arg);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

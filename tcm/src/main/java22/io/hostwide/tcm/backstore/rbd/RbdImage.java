@@ -215,7 +215,7 @@ final class RbdImage implements AsyncBackstore {
     public long provisioningRun(long lba, long maxBlocks) throws IOException {
         enter();
         try {
-            return RbdAllocation.run(image, config.spec(), blockSize, blockCount(), lba, maxBlocks,
+            return RbdAllocation.run(image, config.spec(), blockSize, blockCount(), features, lba, maxBlocks,
                     r -> noteFenced(r, "diff_iterate2"));
         } finally {
             leave();
