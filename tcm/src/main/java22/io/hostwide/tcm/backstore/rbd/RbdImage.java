@@ -50,6 +50,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p>Resize from outside: {@code rbd_update_watch}'s callback (a librbd thread, through an upcall stub) only sets a
  * flag and bumps the eventfd; the poller re-reads the size (librbd must not be re-entered from its own callback)
  * and tells the device, which raises CAPACITY DATA HAS CHANGED.
+ *
+ * <p>Fenced (ESHUTDOWN: blocklisted; EROFS: exclusive lock lost): as tcmu-runner, the command and every one after
+ * it get BUSY while the poller, once the fenced client has nothing in flight, replaces the client, pool context and
+ * image with new ones ({@link RbdClient}); see the "fenced" region. GET LBA STATUS: {@link RbdAllocation}.
  */
 final class RbdImage implements AsyncBackstore {
     private static final Logger LOG = Logger.getLogger("io.hostwide.tcm.backstore.rbd");
