@@ -83,7 +83,7 @@ public final class AdminCommand implements Callable<Integer> {
     /** Verbs whose last positional may be left out (the API has a default for it). */
     private static final Set<String> OPTIONAL_LAST = Set.of("config save", "portal create", "portal delete");
     private static final Set<String> BOOLEANS = Set.of("thin", "write_cache", "direct", "removable", "write_protect",
-            "read_only", "generate_node_acls", "map_to_acls", "include_secrets");
+            "read_only", "generate_node_acls", "map_to_acls", "include_secrets", "allow_shrink");
     private static final Set<String> OLD = Set.of("status", "stats", "reload");
 
     @Parameters(paramLabel = "WORDS", arity = "1..*", description = "status, stats, reload, call METHOD [JSON], "
