@@ -674,6 +674,9 @@ final class RbdImage implements AsyncBackstore {
     /** Reopen attempts since the fence (poller only, under {@link #reopenLock}) and when the next may start. */
     private int reopenAttempts;
     private long reopenNotBefore;
+    /** When the fence was noted (System.nanoTime), and whether the wait for its operations was reported. */
+    private long fencedAt;
+    private boolean slowDrainLogged;
     /** The fenced client's address, to remove from the blocklist on the next attempt; null when done. */
     private String staleAddress;
     /** Held by a reopen, and by close() before it tears down, so that the two never interleave. */
@@ -706,6 +709,8 @@ final class RbdImage implements AsyncBackstore {
             fenced = what + " answered " + Errno.name(ret);
             reopenAttempts = 0;
             reopenNotBefore = System.nanoTime();
+            fencedAt = reopenNotBefore;
+            slowDrainLogged = false;
         }
         LOG.warning(config.spec() + ": fenced (" + what + " answered " + Errno.name(ret) + "): commands get BUSY"
                 + " while the image is reopened with a new Ceph client");
@@ -737,8 +742,15 @@ final class RbdImage implements AsyncBackstore {
 
     /** On the poller: once the fenced client has nothing in flight and the backoff has passed, reopen. */
     private void reopenWhenIdle() {
-        long wait = reopenNotBefore - System.nanoTime();
-        if (inFlight.get() > 0 || wait > 0) {
+        long now = System.nanoTime();
+        long wait = reopenNotBefore - now;
+        int busy = inFlight.get();
+        if (busy > 0 && !slowDrainLogged && now - fencedAt > watchdogNanos + TimeUnit.SECONDS.toNanos(60)) {
+            slowDrainLogged = true; // librbd owns their buffers: the client cannot be closed under them
+            LOG.warning(config.spec() + ": " + busy + " operation(s) of the fenced client have not ended after "
+                    + TimeUnit.NANOSECONDS.toSeconds(now - fencedAt) + " s; the reopen waits for them");
+        }
+        if (busy > 0 || wait > 0) {
             wakeIn(Math.max(TimeUnit.SECONDS.toNanos(1), wait)); // operations end by librados' op timeout
             return;
         }
