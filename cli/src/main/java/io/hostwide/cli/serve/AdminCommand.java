@@ -32,7 +32,7 @@ import java.util.concurrent.Callable;
                 "  status [--full] | stats | reload             as before (JSON); status: counts, --full: listings",
                 "  call METHOD ['{json params}']               any API method (README: Management API)",
                 "  backstore create NAME --type ram|file|block|null|rbd [--size 1g] [--path P] [--pool P --image I --conf C] ...",
-                "  backstore delete|get NAME,  backstore list,  backstore resize NAME SIZE",
+                "  backstore delete|get NAME,  backstore list,  backstore resize NAME SIZE [--allow-shrink]",
                 "  backstore set NAME [--write-protect true] [--removable true]",
                 "  target create IQN [--alias A] [--generate-node-acls],  target delete|get IQN,  target list",
                 "  target set IQN [--generate-node-acls true|false] [--alias A]",
@@ -83,7 +83,7 @@ public final class AdminCommand implements Callable<Integer> {
     /** Verbs whose last positional may be left out (the API has a default for it). */
     private static final Set<String> OPTIONAL_LAST = Set.of("config save", "portal create", "portal delete");
     private static final Set<String> BOOLEANS = Set.of("thin", "write_cache", "direct", "removable", "write_protect",
-            "read_only", "generate_node_acls", "map_to_acls", "include_secrets");
+            "read_only", "generate_node_acls", "map_to_acls", "include_secrets", "allow_shrink");
     private static final Set<String> OLD = Set.of("status", "stats", "reload");
 
     @Parameters(paramLabel = "WORDS", arity = "1..*", description = "status, stats, reload, call METHOD [JSON], "

@@ -41,6 +41,28 @@ class AdminVerbsTest {
     }
 
     @Test
+    void backstoreResizeTakesAllowShrinkAsAFlagOrABoolean(@TempDir Path dir) throws Exception {
+        try (TargetAssembly a = TargetAssembly.build(ServeConfigLoader.parse("t", "{}"),
+                List.of(new InetSocketAddress("127.0.0.1", 0)), null)) {
+            Admin admin = new Admin(a, null, null);
+            JsonRpc rpc = new JsonRpc(new ManagementApi(a, admin, null));
+            try (AdminSocket s = AdminSocket.open(dir.resolve("a.sock"), admin::handle, rpc::handle)) {
+                Path sock = s.path();
+                assertThat(admin(sock, "backstore", "create", "n0", "--type", "null", "--size", "4m").status()).isZero();
+                // a null backstore shrinks without it (nothing to lose); an rbd image only with it (RbdServeTest)
+                Run flag = admin(sock, "backstore", "resize", "n0", "2m", "--allow-shrink");
+                assertThat(flag.status()).as(flag.err()).isZero();
+                assertThat(flag.out()).contains("\"size_bytes\" : 2097152");
+                Run bool = admin(sock, "backstore", "resize", "n0", "1m", "--allow-shrink", "true");
+                assertThat(bool.status()).as(bool.err()).isZero();
+                assertThat(bool.out()).contains("\"size_bytes\" : 1048576");
+                assertThat(admin(sock, "backstore", "resize", "n0", "1m", "--allow-shrink", "maybe").status())
+                        .isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
     void verbsCallTheApi(@TempDir Path dir) throws Exception {
         try (TargetAssembly a = TargetAssembly.build(ServeConfigLoader.parse("t", "{}"),
                 List.of(new InetSocketAddress("127.0.0.1", 0)), null)) {

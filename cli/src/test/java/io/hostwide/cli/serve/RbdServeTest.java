@@ -1,9 +1,15 @@
 package io.hostwide.cli.serve;
 
+import io.hostwide.management.Admin;
 import io.hostwide.management.TargetAssembly;
+import io.hostwide.management.api.JsonRpc;
+import io.hostwide.management.api.ManagementApi;
 import io.hostwide.management.config.ServeConfig;
 import io.hostwide.management.config.ServeConfigLoader;
 import io.hostwide.tcm.backstore.rbd.Rbd;
+import io.hostwide.tcm.lu.Device;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +53,37 @@ class RbdServeTest {
         return text;
     }
 
+    private static JsonNode call(JsonRpc rpc, String method, String params) {
+        return JsonRpc.parse(rpc.handle(JsonRpc.request(1, method, params)));
+    }
+
+    /**
+     * backstore_resize on rbd: the image grows in the cluster (rbd info sees it), the LUN serves the new capacity,
+     * the configuration keeps no size for it, and a shrink is refused unless allow_shrink is given.
+     */
+    private void resizeThroughTheApi(TargetAssembly a, Path cluster, String url) throws Exception {
+        JsonRpc rpc = new JsonRpc(new ManagementApi(a, new Admin(a, null, null), null));
+        Device d = a.core().device("rbd0");
+        JsonNode grown = call(rpc, "backstore_resize", "{\"name\":\"rbd0\",\"size\":\"128m\"}");
+        assertThat(grown.path("result").path("resized").asBoolean()).as("%s", grown).isTrue();
+        assertThat(grown.path("result").path("size_bytes").asLong()).isEqualTo(128L << 20);
+        assertThat(d.blockCount()).isEqualTo((128L << 20) / 512);
+        String conf = cluster.resolve("ceph.conf").toString();
+        assertThat(run(60, "rbd", "-c", conf, "info", "rbd/img0")).contains("size 128 MiB");
+        assertThat(run(60, "/usr/bin/iscsi-readcapacity16", url))
+                .contains("RETURNED LOGICAL BLOCK ADDRESS:" + ((128L << 20) / 512 - 1));
+        assertThat(a.current().backstores().get("rbd0").size()).as("the image's size is not stored").isNull();
+        // shrinking discards the image's data past the new end: refused without allow_shrink
+        JsonNode refused = call(rpc, "backstore_resize", "{\"name\":\"rbd0\",\"size\":\"32m\"}");
+        assertThat(refused.path("error").path("message").asText()).as("%s", refused).contains("allow_shrink");
+        assertThat(d.blockCount()).isEqualTo((128L << 20) / 512);
+        JsonNode shrunk = call(rpc, "backstore_resize",
+                "{\"name\":\"rbd0\",\"size\":\"32m\",\"allow_shrink\":true}");
+        assertThat(shrunk.path("result").path("size_bytes").asLong()).as("%s", shrunk).isEqualTo(32L << 20);
+        assertThat(run(60, "rbd", "-c", conf, "info", "rbd/img0")).contains("size 32 MiB");
+        assertThat(a.current().backstores().get("rbd0").size()).isNull();
+    }
+
     @Test
     void anRbdImageServedToLibiscsi() throws Exception {
         if (Rbd.unavailable() != null) {
@@ -78,6 +115,7 @@ class RbdServeTest {
                 assertThat(cap).contains("RETURNED LOGICAL BLOCK ADDRESS:" + ((64L << 20) / 512 - 1))
                         .contains("LOGICAL BLOCK LENGTH IN BYTES:512")
                         .contains("LBPME:1 LBPRZ:1");
+                resizeThroughTheApi(a, cluster, url);
             }
         } finally {
             List<String> destroy = new ArrayList<>(List.of(script.toString(), "destroy", cluster.toString()));

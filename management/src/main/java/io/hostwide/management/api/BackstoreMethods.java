@@ -1,8 +1,10 @@
 package io.hostwide.management.api;
 
 import io.hostwide.management.config.ServeConfig;
+import io.hostwide.management.util.Sizes;
 import io.hostwide.tcm.lu.Device;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,9 +37,10 @@ final class BackstoreMethods {
         attrs.addAll(ATTRIBUTES);
         api.method("backstore_set_attributes", attrs, "change device attributes (live: removable, write_protect)",
                 p -> setAttributes(api, p));
-        api.method("backstore_resize", List.of("name", "size"),
-                "change a file or null backstore's size; every nexus gets CAPACITY DATA HAS CHANGED",
-                p -> resize(api, p.string("name"), p.optSize("size")));
+        api.method("backstore_resize", List.of("name", "size", "allow_shrink"),
+                "change a file, null or rbd backstore's size (an rbd image shrinks only with allow_shrink);"
+                        + " every nexus gets CAPACITY DATA HAS CHANGED",
+                p -> resize(api, p.string("name"), p.optSize("size"), Boolean.TRUE.equals(p.optBool("allow_shrink"))));
     }
 
     private static Object create(ManagementApi api, Params p) {
@@ -109,15 +112,18 @@ final class BackstoreMethods {
         return r;
     }
 
-    private static Object resize(ManagementApi api, String name, String size) {
+    private static Object resize(ManagementApi api, String name, String size, boolean allowShrink) {
         if (size == null) {
             throw ApiException.badParam("size", "parameter 'size' is required");
         }
         require(api.current(), name);
         ServeConfig.Backstore b = ManagementApi.stores(api.current()).get(name);
+        if ("rbd".equals(b.type())) {
+            return resizeRbd(api, name, Sizes.parseBytes("size", size), allowShrink);
+        }
         if (!"file".equals(b.type()) && !"null".equals(b.type())) {
             throw ApiException.domain(ApiException.Reason.UNSUPPORTED, "a " + b.type()
-                    + " backstore cannot be resized (file and null backstores can)");
+                    + " backstore cannot be resized (file, null and rbd backstores can)");
         }
         Device d = api.assembly().core().device(name);
         long before = d.blockCount();
@@ -128,6 +134,36 @@ final class BackstoreMethods {
                     b.sanitizeRate(), b.pool(), b.image(), b.conf(), b.id(), b.keyring(), b.opTimeout()));
             return ManagementApi.withBackstores(c, m);
         });
+        Map<String, Object> r = ManagementApi.result("resized", d.blockCount() != before);
+        r.put("size_bytes", d.blockCount() * d.blockSize());
+        return r;
+    }
+
+    /**
+     * An rbd backstore's image is resized in the cluster (rbd_resize); its size is the image's, never stored in the
+     * configuration, so the configuration does not change. Unlike a file backstore's, whose shrink only lowers the
+     * capacity served and keeps the data, shrinking an image discards the data past the new end: refused unless
+     * {@code allow_shrink} is given.
+     */
+    private static Object resizeRbd(ManagementApi api, String name, long bytes, boolean allowShrink) {
+        Device d = api.assembly().core().device(name);
+        long before = d.blockCount();
+        long current = before * d.blockSize();
+        long wanted = bytes / d.blockSize() * d.blockSize();
+        if (wanted < current && !allowShrink) {
+            throw ApiException.domain(ApiException.Reason.INVALID, "shrinking rbd backstore " + name + " from "
+                    + current + " to " + wanted + " bytes would discard the image's data past " + wanted
+                    + " bytes; give allow_shrink (admin: --allow-shrink) to shrink it anyway");
+        }
+        try {
+            d.backstore().resize(wanted);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badParam("size", e.getMessage());
+        } catch (IOException e) {
+            throw ApiException.domain(ApiException.Reason.IO_ERROR, "resizing rbd backstore " + name + " failed: "
+                    + e.getMessage());
+        }
+        d.refreshCapacity(); // SPC-4: CAPACITY DATA HAS CHANGED (2Ah/09h) on every nexus
         Map<String, Object> r = ManagementApi.result("resized", d.blockCount() != before);
         r.put("size_bytes", d.blockCount() * d.blockSize());
         return r;

@@ -8,9 +8,9 @@ import java.io.IOException;
 /**
  * librados/librbd's negated errno returns (Linux numbers; the same on x86-64 and aarch64), named, and what each
  * means for a SCSI command. The mapping follows tcmu-runner's RBD handler: a timed-out operation is BUSY (the
- * initiator retries, and the cluster may be back by then), a client fenced off the image (blocklisted after another
- * gateway broke its lock, or the image made read-only under it) is NOT READY with the standby ASC so the initiator
- * tries another path, and the rest is a medium error whose cause goes to the data-path log.
+ * initiator retries, and the cluster may be back by then); so is a client fenced off the image (ESHUTDOWN: blocklisted
+ * after another gateway broke its lock; EROFS: it lost the exclusive lock), while the backstore reopens the image
+ * with a new client in the background; the rest is a medium error whose cause goes to the data-path log.
  */
 public final class Errno {
     private Errno() {}
@@ -74,8 +74,7 @@ public final class Errno {
     public static IOException dataPathError(String what, long ret) {
         String message = what + " failed: " + name(ret);
         return switch ((int) -ret) {
-            case ETIMEDOUT -> new BackstoreStatusException(SenseReason.BUSY, message);
-            case ESHUTDOWN, EROFS -> new BackstoreStatusException(SenseReason.ALUA_STANDBY, message);
+            case ETIMEDOUT, ESHUTDOWN, EROFS -> new BackstoreStatusException(SenseReason.BUSY, message);
             default -> new IOException(message);
         };
     }

@@ -10,6 +10,7 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -30,6 +31,10 @@ final class LibRbd {
     static final int EVENT_TYPE_EVENTFD = 2;
     /** librados.h LIBRADOS_OP_FLAG_FADVISE_FUA: asks the OSD to make the write durable before answering. */
     static final int OP_FLAG_FADVISE_FUA = 0x80;
+    /** features.h RBD_FEATURE_FAST_DIFF: diffs of whole objects come from the object map, not from the OSDs. */
+    static final long FEATURE_FAST_DIFF = 1L << 4;
+    /** librbd.h RBD_FLAG_OBJECT_MAP_INVALID | RBD_FLAG_FAST_DIFF_INVALID: the object map cannot be trusted. */
+    static final long FLAGS_MAP_INVALID = 1L | 1L << 1;
     /** eventfd(2) flags (Linux, x86-64 and aarch64). */
     static final int EFD_CLOEXEC = 0x80000;
 
@@ -95,6 +100,15 @@ final class LibRbd {
     static final MethodHandle RBD_UPDATE_WATCH = rbd("rbd_update_watch", JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
     static final MethodHandle RBD_UPDATE_UNWATCH = rbd("rbd_update_unwatch", JAVA_INT, ADDRESS, JAVA_LONG);
 
+    // allocation (GET LBA STATUS) and fencing (reopen with a new client): RbdAllocation, RbdClient
+    static final MethodHandle RBD_DIFF_ITERATE2 = rbd("rbd_diff_iterate2", JAVA_INT,
+            ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_BYTE, JAVA_BYTE, ADDRESS, ADDRESS);
+    static final MethodHandle RBD_GET_FLAGS = rbd("rbd_get_flags", JAVA_INT, ADDRESS, ADDRESS);
+    static final MethodHandle RADOS_GETADDRS = rados("rados_getaddrs", JAVA_INT, ADDRESS, ADDRESS);
+    static final MethodHandle RADOS_MON_COMMAND = rados("rados_mon_command", JAVA_INT,
+            ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
+    static final MethodHandle RADOS_BUFFER_FREE = radosVoid("rados_buffer_free", ADDRESS);
+
     static final MethodHandle EVENTFD = libc("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     static final MethodHandle READ = libc("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     static final MethodHandle WRITE = libc("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
@@ -112,6 +126,15 @@ final class LibRbd {
     /** An upcall stub for an {@code rbd_update_callback_t} ({@code void (*)(void *arg)}), alive as long as {@code arena}. */
     static MemorySegment updateCallback(MethodHandle target, Arena arena) {
         return LINKER.upcallStub(target, FunctionDescriptor.ofVoid(ADDRESS), arena);
+    }
+
+    /**
+     * An upcall stub for rbd_diff_iterate2's callback ({@code int (*)(uint64_t off, size_t len, int exists,
+     * void *arg)}), alive as long as {@code arena}.
+     */
+    static MemorySegment diffCallback(MethodHandle target, Arena arena) {
+        return LINKER.upcallStub(target, FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS),
+                arena);
     }
 
     private static MethodHandle rados(String name, java.lang.foreign.MemoryLayout ret, java.lang.foreign.MemoryLayout... args) {

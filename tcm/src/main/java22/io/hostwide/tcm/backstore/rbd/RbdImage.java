@@ -51,6 +51,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p>Resize from outside: {@code rbd_update_watch}'s callback (a librbd thread, through an upcall stub) only sets a
  * flag and bumps the eventfd; the poller re-reads the size (librbd must not be re-entered from its own callback)
  * and tells the device, which raises CAPACITY DATA HAS CHANGED.
+ *
+ * <p>Fenced (ESHUTDOWN: blocklisted; EROFS: exclusive lock lost): as tcmu-runner, the command and every one after
+ * it get BUSY while the poller, once the fenced client has nothing in flight, replaces the client, pool context and
+ * image with new ones ({@link RbdClient}); see the "fenced" region. GET LBA STATUS: {@link RbdAllocation}.
  */
 final class RbdImage implements AsyncBackstore {
     private static final Logger LOG = Logger.getLogger("io.hostwide.tcm.backstore.rbd");
@@ -79,9 +83,10 @@ final class RbdImage implements AsyncBackstore {
     private final RbdConfig config;
     private final int blockSize;
     private final long id = NEXT_ID.getAndIncrement();
-    private final MemorySegment cluster;
-    private final MemorySegment ioctx;
-    private final MemorySegment image;
+    /** The client, pool context and image; replaced by {@link #reopen} (on the poller) after a fence. */
+    private volatile MemorySegment cluster;
+    private volatile MemorySegment ioctx;
+    private volatile MemorySegment image;
     private final int eventFd;
     private final long features;
     private final Op[] ops;
@@ -135,73 +140,20 @@ final class RbdImage implements AsyncBackstore {
 
     /** Connects, opens the image, binds the eventfd and starts the poller; called reflectively by {@link Rbd}. */
     static AsyncBackstore open(RbdConfig config, int blockSize) throws IOException {
-        MemorySegment cluster = MemorySegment.NULL;
-        MemorySegment ioctx = MemorySegment.NULL;
-        MemorySegment image = MemorySegment.NULL;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            MemorySegment id = config.id() == null ? MemorySegment.NULL : arena.allocateFrom(config.id());
-            check(Native.i(LibRbd.RADOS_CREATE, out, id), "rados_create" + (config.id() == null ? "" : " for client." + config.id()));
-            cluster = out.get(ADDRESS, 0);
-            MemorySegment confPath = config.conf() == null ? MemorySegment.NULL : arena.allocateFrom(config.conf());
-            check(Native.i(LibRbd.RADOS_CONF_READ_FILE, cluster, confPath),
-                    "reading the Ceph configuration " + (config.conf() == null ? "(default search)" : config.conf()));
-            if (config.keyring() != null) {
-                confSet(arena, cluster, "keyring", config.keyring());
-            }
-            if (config.opTimeoutSeconds() > 0) {
-                String t = Integer.toString(config.opTimeoutSeconds());
-                // a dead cluster answers ETIMEDOUT (BUSY) instead of leaving commands hanging forever
-                confSet(arena, cluster, "rados_osd_op_timeout", t);
-                confSet(arena, cluster, "rados_mon_op_timeout", t);
-                confSet(arena, cluster, "client_mount_timeout", t);
-            }
-            // librbd copies a write's data before rbd_aio_write2 returns, so the caller's Data-Out buffer can go to
-            // it directly (startWrite) and be reused at once, even when the watchdog answers before librbd does
-            confSet(arena, cluster, "rbd_disable_zero_copy_writes", "true");
-            // Discards must zero what they cover, also partial objects, for LBPRZ = 1 (SBC-4 §4.7.4.5)
-            confSet(arena, cluster, "rbd_skip_partial_discard", "false");
-            for (Map.Entry<String, String> e : config.options().entrySet()) {
-                confSet(arena, cluster, e.getKey(), e.getValue());
-            }
-            check(Native.i(LibRbd.RADOS_CONNECT, cluster), "connecting to the Ceph cluster"
-                    + (config.conf() == null ? "" : " of " + config.conf()));
-            int r = Native.i(LibRbd.RADOS_IOCTX_CREATE, cluster, arena.allocateFrom(config.pool()), out);
-            if (r == -Errno.ENOENT) {
-                throw new IOException("pool '" + config.pool() + "' does not exist");
-            }
-            check(r, "opening pool " + config.pool());
-            ioctx = out.get(ADDRESS, 0);
-            r = Native.i(LibRbd.RBD_OPEN, ioctx, arena.allocateFrom(config.image()), out, MemorySegment.NULL);
-            if (r == -Errno.ENOENT) {
-                throw new IOException("image '" + config.spec() + "' does not exist");
-            }
-            check(r, "rbd_open " + config.spec());
-            image = out.get(ADDRESS, 0);
-            MemorySegment u64 = arena.allocate(JAVA_LONG);
-            check(Native.i(LibRbd.RBD_GET_SIZE, image, u64), "rbd_get_size " + config.spec());
-            long size = u64.get(JAVA_LONG, 0);
-            check(Native.i(LibRbd.RBD_GET_FEATURES, image, u64), "rbd_get_features " + config.spec());
-            long features = u64.get(JAVA_LONG, 0);
+        RbdClient c = RbdClient.open(config, null);
+        try {
             int efd = Native.eventfd();
-            int n = Native.i(LibRbd.RBD_SET_IMAGE_NOTIFICATION, image, efd, LibRbd.EVENT_TYPE_EVENTFD);
+            int n = Native.i(LibRbd.RBD_SET_IMAGE_NOTIFICATION, c.image(), efd, LibRbd.EVENT_TYPE_EVENTFD);
             if (n < 0) {
                 Native.close(efd);
                 check(n, "rbd_set_image_notification " + config.spec());
             }
-            RbdImage img = new RbdImage(config, blockSize, cluster, ioctx, image, efd, size, features);
+            RbdImage img = new RbdImage(config, blockSize, c.cluster(), c.ioctx(), c.image(), efd, c.size(),
+                    c.features());
             img.watch();
             return img;
         } catch (IOException | RuntimeException | Error e) {
-            if (!image.equals(MemorySegment.NULL)) {
-                Native.i(LibRbd.RBD_CLOSE, image);
-            }
-            if (!ioctx.equals(MemorySegment.NULL)) {
-                Native.v(LibRbd.RADOS_IOCTX_DESTROY, ioctx);
-            }
-            if (!cluster.equals(MemorySegment.NULL)) {
-                Native.v(LibRbd.RADOS_SHUTDOWN, cluster);
-            }
+            c.close();
             throw e;
         }
     }
@@ -269,9 +221,16 @@ final class RbdImage implements AsyncBackstore {
     @Override
     public boolean unmapReturnsZeros() { return true; }
 
+    /** From rbd_diff_iterate2: see {@link RbdAllocation}. */
     @Override
-    public long provisioningRun(long lba, long maxBlocks) {
-        return maxBlocks; // rbd_diff_iterate2 could tell; until then every block counts as mapped (SBC-4 allows it)
+    public long provisioningRun(long lba, long maxBlocks) throws IOException {
+        enter();
+        try {
+            return RbdAllocation.run(image, config.spec(), blockSize, blockCount(), features, lba, maxBlocks,
+                    r -> noteFenced(r, "diff_iterate2"));
+        } finally {
+            leave();
+        }
     }
 
     /**
@@ -336,6 +295,11 @@ final class RbdImage implements AsyncBackstore {
         if (closed) {
             release(op);
             return false;
+        }
+        if (fenced != null) { // reopening with a new client: the initiator retries
+            release(op);
+            done.done(busyWhileFenced());
+            return true;
         }
         op.kind = kind;
         op.offset = offset;
@@ -404,9 +368,15 @@ final class RbdImage implements AsyncBackstore {
                             + "; RBD completions stop");
                     return;
                 }
-                drain(comps);
-                if (updatePending.getAndSet(false)) {
+                boolean open = !image.equals(MemorySegment.NULL); // else fenced, between reopen attempts
+                if (open) {
+                    drain(comps);
+                }
+                if (open && updatePending.getAndSet(false)) {
                     refreshSize();
+                }
+                if (fenced != null) {
+                    reopenWhenIdle();
                 }
                 if (stopping && inFlight.get() == 0) {
                     return;
@@ -499,6 +469,7 @@ final class RbdImage implements AsyncBackstore {
     private void answer(Op op, long ret) {
         IOException error = null;
         if (ret < 0) {
+            noteFenced(ret, KIND[op.kind]);
             error = Errno.dataPathError("rbd " + KIND[op.kind] + " " + config.spec() + " at byte " + op.offset
                     + (op.length > 0 ? "+" + op.length : ""), ret);
         }
@@ -543,6 +514,7 @@ final class RbdImage implements AsyncBackstore {
             MemorySegment u64 = arena.allocate(JAVA_LONG);
             int r = Native.i(LibRbd.RBD_GET_SIZE, image, u64);
             if (r < 0) {
+                noteFenced(r, "get_size");
                 LOG.warning(config.spec() + ": rbd_get_size after an update failed: " + Errno.name(r));
                 return;
             }
@@ -564,9 +536,15 @@ final class RbdImage implements AsyncBackstore {
         if (size < blockSize) {
             throw new IllegalArgumentException(config.spec() + ": size must be at least one block (" + blockSize + ")");
         }
-        ensureOpen();
-        check(Native.i(LibRbd.RBD_RESIZE, image, size), "rbd_resize " + config.spec() + " to " + size);
-        sizeBytes = size;
+        enter();
+        try {
+            int r = Native.i(LibRbd.RBD_RESIZE, image, size);
+            noteFenced(r, "resize");
+            check(r, "rbd_resize " + config.spec() + " to " + size);
+            sizeBytes = size;
+        } finally {
+            leave();
+        }
     }
 
     // ---- the blocking form: submit, then wait (on the device's I/O queue)
@@ -682,6 +660,9 @@ final class RbdImage implements AsyncBackstore {
             if (closed) {
                 throw new IOException(config.spec() + ": backstore closed");
             }
+            if (fenced != null) {
+                throw busyWhileFenced();
+            }
             MemorySegment buf = buffer(op, 2L * len); // [verify | data]
             MemorySegment.copy(MemorySegment.ofBuffer(verify), 0, buf, 0, len);
             MemorySegment.copy(MemorySegment.ofBuffer(data), 0, buf, len, len);
@@ -700,6 +681,7 @@ final class RbdImage implements AsyncBackstore {
             release(op);
         }
         if (ret < 0) {
+            noteFenced(ret, "compare_and_write");
             throw Errno.dataPathError("rbd compare_and_write " + config.spec() + " at byte " + lba * blockSize
                     + "+" + len, ret);
         }
@@ -707,6 +689,180 @@ final class RbdImage implements AsyncBackstore {
             flush();
         }
         return -1;
+    }
+
+    // ---- fenced: BUSY, then a new client (tcmu-runner's rbd handler on a lost lock or a blocklisted client)
+
+    /** Why this gateway's client is fenced off the image while it is, else null: every command then gets BUSY. */
+    private volatile String fenced;
+    /** Reopen attempts since the fence (poller only, under {@link #reopenLock}) and when the next may start. */
+    private int reopenAttempts;
+    private long reopenNotBefore;
+    /** When the fence was noted (System.nanoTime), and whether the wait for its operations was reported. */
+    private long fencedAt;
+    private boolean slowDrainLogged;
+    /** The fenced client's address, to remove from the blocklist on the next attempt; null when done. */
+    private String staleAddress;
+    /** Held by a reopen, and by close() before it tears down, so that the two never interleave. */
+    private final Object reopenLock = new Object();
+    private final AtomicBoolean wakeScheduled = new AtomicBoolean();
+    private final Object wakeLock = new Object();
+    private boolean eventFdClosed;
+    private static final int MAX_BACKOFF_SECONDS = 30;
+
+    /** This gateway's current Ceph client address as the OSD blocklist names it (rados_getaddrs), or null. */
+    String clientAddress() {
+        synchronized (reopenLock) {
+            MemorySegment c = cluster;
+            return closed || c.equals(MemorySegment.NULL) ? null : RbdClient.address(c);
+        }
+    }
+
+    /**
+     * Notes a fence when {@code ret} says the client lost the image: ESHUTDOWN (the OSDs blocklisted it, after
+     * another gateway broke its lock) or EROFS (it lost the exclusive lock). Logged once; the poller reopens.
+     */
+    private void noteFenced(long ret, String what) {
+        if (ret != -Errno.ESHUTDOWN && ret != -Errno.EROFS) {
+            return;
+        }
+        synchronized (reopenLock) {
+            if (fenced != null || closed) {
+                return;
+            }
+            fenced = what + " answered " + Errno.name(ret);
+            reopenAttempts = 0;
+            reopenNotBefore = System.nanoTime();
+            fencedAt = reopenNotBefore;
+            slowDrainLogged = false;
+        }
+        LOG.warning(config.spec() + ": fenced (" + what + " answered " + Errno.name(ret) + "): commands get BUSY"
+                + " while the image is reopened with a new Ceph client");
+        wakeIn(0);
+    }
+
+    private BackstoreStatusException busyWhileFenced() {
+        return new BackstoreStatusException(SenseReason.BUSY, config.spec() + ": fenced (" + fenced
+                + "), reopening the image");
+    }
+
+    /** A call on the image outside the op slots (diff, resize): counted like an operation, refused while fenced. */
+    private void enter() throws IOException {
+        inFlight.incrementAndGet(); // before reading closed/fenced, as start(): close() and reopen wait for it
+        if (closed || fenced != null) {
+            leave();
+            ensureOpen();
+            throw busyWhileFenced();
+        }
+    }
+
+    private void leave() {
+        if (inFlight.decrementAndGet() == 0 && closed) {
+            synchronized (inFlight) {
+                inFlight.notifyAll();
+            }
+        }
+    }
+
+    /** On the poller: once the fenced client has nothing in flight and the backoff has passed, reopen. */
+    private void reopenWhenIdle() {
+        long now = System.nanoTime();
+        long wait = reopenNotBefore - now;
+        int busy = inFlight.get();
+        if (busy > 0 && !slowDrainLogged && now - fencedAt > watchdogNanos + TimeUnit.SECONDS.toNanos(60)) {
+            slowDrainLogged = true; // librbd owns their buffers: the client cannot be closed under them
+            LOG.warning(config.spec() + ": " + busy + " operation(s) of the fenced client have not ended after "
+                    + TimeUnit.NANOSECONDS.toSeconds(now - fencedAt) + " s; the reopen waits for them");
+        }
+        if (busy > 0 || wait > 0) {
+            wakeIn(Math.max(TimeUnit.SECONDS.toNanos(1), wait)); // operations end by librados' op timeout
+            return;
+        }
+        reopen();
+    }
+
+    /**
+     * Closes the fenced client (its operations have ended) and opens the image with a new one, after removing the
+     * old client's address from the OSD blocklist so this gateway's address works again; on failure retries with
+     * a backoff doubling up to {@value #MAX_BACKOFF_SECONDS} s. On the poller, which alone polls the image's
+     * completions, so nothing polls the image being replaced.
+     */
+    private void reopen() {
+        synchronized (reopenLock) {
+            if (closed || fenced == null) {
+                return;
+            }
+            if (!image.equals(MemorySegment.NULL)) {
+                String address = RbdClient.address(cluster);
+                staleAddress = address != null ? address : staleAddress;
+                if (watchHandle >= 0) {
+                    Native.i(LibRbd.RBD_UPDATE_UNWATCH, image, watchHandle);
+                    watchHandle = -1;
+                }
+                int r = new RbdClient(cluster, ioctx, image, 0, 0).close();
+                if (r < 0) {
+                    LOG.fine(config.spec() + ": rbd_close of the fenced client: " + Errno.name(r));
+                }
+                image = MemorySegment.NULL;
+                ioctx = MemorySegment.NULL;
+                cluster = MemorySegment.NULL;
+            }
+            try {
+                RbdClient c = RbdClient.open(config, staleAddress);
+                int n = Native.i(LibRbd.RBD_SET_IMAGE_NOTIFICATION, c.image(), eventFd, LibRbd.EVENT_TYPE_EVENTFD);
+                if (n < 0) {
+                    c.close();
+                    check(n, "rbd_set_image_notification " + config.spec());
+                }
+                cluster = c.cluster();
+                ioctx = c.ioctx();
+                image = c.image();
+                watch();
+                staleAddress = null;
+                fenced = null; // publishes the fields above to submitters (volatile)
+                LOG.info(config.spec() + ": reopened with a new Ceph client (" + RbdClient.address(c.cluster())
+                        + ") after " + (reopenAttempts + 1) + " attempt(s); commands are served again");
+                if (c.size() != sizeBytes) {
+                    refreshSize();
+                }
+            } catch (IOException | RuntimeException e) {
+                reopenAttempts++;
+                long backoff = Math.min(MAX_BACKOFF_SECONDS, 1L << Math.min(reopenAttempts - 1, 5));
+                reopenNotBefore = System.nanoTime() + TimeUnit.SECONDS.toNanos(backoff);
+                LOG.warning(config.spec() + ": reopen after the fence failed (attempt " + reopenAttempts + "): "
+                        + e.getMessage() + "; retrying in " + backoff + " s");
+                wakeIn(TimeUnit.SECONDS.toNanos(backoff));
+            }
+        }
+    }
+
+    /** Wakes the poller after {@code nanos} (at most one wake-up pending), unless closed by then. */
+    private void wakeIn(long nanos) {
+        if (!wakeScheduled.compareAndSet(false, true)) {
+            return;
+        }
+        WATCHDOG.schedule(() -> {
+            wakeScheduled.set(false);
+            synchronized (wakeLock) { // closeEventFd takes it: never a write to a closed (or reused) descriptor
+                if (!eventFdClosed) {
+                    Native.wake(eventFd);
+                }
+            }
+        }, nanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void closeEventFd() {
+        synchronized (wakeLock) {
+            eventFdClosed = true;
+            Native.close(eventFd);
+        }
+    }
+
+    /** close(): no reopen runs after this returns, and none is under way (it finishes first). */
+    private void stopReopening() {
+        synchronized (reopenLock) {
+            fenced = null;
+        }
     }
 
     // ---- close
@@ -723,6 +879,7 @@ final class RbdImage implements AsyncBackstore {
         if (watchdog != null) {
             watchdog.cancel(false);
         }
+        stopReopening();
         if (watchHandle >= 0) {
             int r = Native.i(LibRbd.RBD_UPDATE_UNWATCH, image, watchHandle); // waits for a running callback
             if (r < 0) {
@@ -741,9 +898,7 @@ final class RbdImage implements AsyncBackstore {
         // is gone may never end): done on a thread of its own, waited for a bounded time, else left behind
         int[] closed = {Integer.MIN_VALUE};
         Thread closer = new Thread(() -> {
-            int c = Native.i(LibRbd.RBD_CLOSE, image);
-            Native.v(LibRbd.RADOS_IOCTX_DESTROY, ioctx);
-            Native.v(LibRbd.RADOS_SHUTDOWN, cluster);
+            int c = new RbdClient(cluster, ioctx, image, 0, 0).close(); // NULLs after a failed reopen
             synchronized (closed) {
                 closed[0] = c;
             }
@@ -763,7 +918,7 @@ final class RbdImage implements AsyncBackstore {
             LOG.warning(config.spec() + ": rbd_close did not finish; left to finish (or not) on its own thread");
             return; // the eventfd and buffers stay with librbd
         }
-        Native.close(eventFd);
+        closeEventFd();
         if (drained) { // else librbd may still hold them: leaked on purpose
             for (Op op : ops) {
                 Native.free(op.buffer);
@@ -794,13 +949,6 @@ final class RbdImage implements AsyncBackstore {
             }
         }
         return true;
-    }
-
-    private static void confSet(Arena arena, MemorySegment cluster, String key, String value) throws IOException {
-        int r = Native.i(LibRbd.RADOS_CONF_SET, cluster, arena.allocateFrom(key), arena.allocateFrom(value));
-        if (r < 0) {
-            throw new IOException("Ceph option " + key + "=" + value + " refused: " + Errno.name(r));
-        }
     }
 
     private static void check(long r, String what) throws IOException {

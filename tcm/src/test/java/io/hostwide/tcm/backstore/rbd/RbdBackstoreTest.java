@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RbdBackstoreTest {
     private static final int BS = 512;
+    private static final long SCAN_BLOCKS = AllocatedExtents.SCAN_BYTES / BS;
 
     private static AsyncBackstore open(CephTestCluster c, String image) throws Exception {
         return Rbd.open(RbdConfig.of(c.conf(), "rbd", image), BS);
@@ -292,6 +294,145 @@ class RbdBackstoreTest {
                             .isEqualTo(Harness.pattern(blocks * BS, round * 1000 + i));
                 }
             }
+        }
+    }
+
+    /** GET LBA STATUS (16) at {@code lba}: the descriptors, each {lba, blocks, provisioning status}. */
+    private static List<long[]> lbaStatus(Harness h, long lba) {
+        byte[] cdb = new byte[16];
+        cdb[0] = (byte) 0x9E;
+        cdb[1] = 0x12;
+        BigEndian.put64(cdb, 2, lba);
+        BigEndian.put32(cdb, 10, 8 + 16 * 16);
+        TestFabric.Result r = h.in(cdb, 8 + 16 * 16);
+        assertThat(r.status()).as("%s", r).isEqualTo(ScsiStatus.GOOD);
+        byte[] d = r.data();
+        List<long[]> out = new ArrayList<>();
+        for (int p = 8; p + 16 <= 4 + BigEndian.u32(d, 0); p += 16) {
+            out.add(new long[] {BigEndian.s64(d, p), BigEndian.u32(d, p + 8), d[p + 12] & 0x0F});
+        }
+        return out;
+    }
+
+    @Test
+    @Order(8)
+    void getLbaStatusReportsWhatWasWrittenAndWhatWasDiscarded(CephTestCluster c) throws Exception {
+        int perObject = (4 << 20) / BS; // rbd create's default 4 MiB objects
+        try (Harness h = harness(c, 64)) {
+            // SBC-4 §5.8: provisioning status 0 mapped, 1 deallocated; a fresh image is all deallocated, one
+            // descriptor (rbd create's default features have fast-diff: the object map answers)
+            assertThat(lbaStatus(h, 0)).hasSize(1);
+            assertThat(lbaStatus(h, 0).get(0)).containsExactly(0, h.device.blockCount(), 1);
+            assertThat(h.out(Harness.write10(100, 64), Harness.pattern(64 * BS, 5)).status())
+                    .isEqualTo(ScsiStatus.GOOD);
+            long third = 2L * perObject;
+            assertThat(h.out(Harness.write10(third + 10, 1), Harness.pattern(BS, 6)).status())
+                    .isEqualTo(ScsiStatus.GOOD);
+            // what was written is mapped; RBD may report more of a written object than was written (16.2 reports an
+            // object from its start to its end), never less; the untouched second object is deallocated
+            long[] d = lbaStatus(h, 100).get(0);
+            assertThat(d[2]).isEqualTo(0);
+            assertThat(d[1]).isBetween(64L, (long) perObject - 100);
+            d = lbaStatus(h, perObject).get(0);
+            assertThat(d).containsExactly(perObject, perObject, 1);
+            assertThat(lbaStatus(h, third + 10).get(0)[2]).isEqualTo(0);
+            // UNMAP the whole third object (SBC-4 §5.31): deallocated again
+            byte[] list = new byte[24];
+            list[1] = 22;
+            list[3] = 16;
+            BigEndian.put64(list, 8, third);
+            BigEndian.put32(list, 16, perObject);
+            assertThat(h.out(Harness.cdb(0x42, 0, 0, 0, 0, 0, 0, 0, 24, 0), list).status()).isEqualTo(ScsiStatus.GOOD);
+            d = lbaStatus(h, perObject).get(0);
+            assertThat(d[2]).isEqualTo(1);
+            assertThat(d[0] + d[1]).as("deallocated through the discarded object").isGreaterThanOrEqualTo(third + perObject);
+            // descriptors follow each other to the end of the LUN
+            long last = h.device.blockCount() - 1;
+            assertThat(h.out(Harness.write10(last, 1), Harness.pattern(BS, 7)).status()).isEqualTo(ScsiStatus.GOOD);
+            List<long[]> all = lbaStatus(h, perObject);
+            long at = perObject;
+            for (long[] x : all) {
+                assertThat(x[0]).isEqualTo(at);
+                assertThat(x[1]).isPositive();
+                at += x[1];
+            }
+            assertThat(at).isEqualTo(last + 1);
+            assertThat(all.get(0)[2]).isEqualTo(1);
+            assertThat(all.get(all.size() - 1)[2]).as("the last block").isEqualTo(0);
+        }
+    }
+
+    @Test
+    @Order(8)
+    void withoutFastDiffOneGetLbaStatusScansABoundedRange(CephTestCluster c) throws Exception {
+        String image = "nofastdiff-" + System.nanoTime();
+        c.run(List.of("rbd", "-c", c.conf(), "create", "--size", "64M", "--image-feature", "layering,exclusive-lock",
+                "rbd/" + image), 120);
+        try (Harness h = new Harness(new DeviceAttributes().thinProvisioning(true), open(c, image), false)) {
+            // without the object map every object is asked about: one query looks at SCAN_BYTES at most, and the
+            // next descriptor continues where it stopped
+            List<long[]> d = lbaStatus(h, 0);
+            long at = 0;
+            for (long[] x : d) {
+                assertThat(x).containsExactly(at, Math.min(SCAN_BLOCKS, h.device.blockCount() - at), 1);
+                at += x[1];
+            }
+            assertThat(at).isEqualTo(h.device.blockCount());
+            assertThat(h.out(Harness.write10(SCAN_BLOCKS + 5, 1), Harness.pattern(BS, 8)).status())
+                    .isEqualTo(ScsiStatus.GOOD);
+            assertThat(lbaStatus(h, SCAN_BLOCKS + 5).get(0)[2]).isEqualTo(0);
+            assertThat(lbaStatus(h, 0).get(0)).containsExactly(0, SCAN_BLOCKS, 1);
+        }
+    }
+
+    /** The backstore's Ceph client address (RbdImage is compiled for Java 22, these tests for 21: reflection). */
+    static String clientAddress(AsyncBackstore b) throws Exception {
+        Method m = b.getClass().getDeclaredMethod("clientAddress");
+        m.setAccessible(true);
+        return (String) m.invoke(b);
+    }
+
+    @Test
+    @Order(9)
+    void aFencedGatewayAnswersBusyThenReopensWithANewClient(CephTestCluster c) throws Exception {
+        String image = c.createImage("f", 16);
+        RbdConfig cfg = new RbdConfig(c.conf(), "rbd", image, null, null, 10, Map.of(), 32);
+        AsyncBackstore store = Rbd.open(cfg, BS);
+        try (Harness h = new Harness(new DeviceAttributes(), store, false)) {
+            byte[] before = Harness.pattern(16 * BS, 11);
+            assertThat(h.out(Harness.write10(64, 16), before).status()).isEqualTo(ScsiStatus.GOOD);
+            String fenced = clientAddress(store);
+            assertThat(fenced).isNotNull();
+            // what another gateway does when it breaks this one's lock (tcmu-runner, ceph-iscsi): blocklist it
+            c.run(List.of("ceph", "-c", c.conf(), "osd", "blocklist", "add", fenced), 120);
+            // tcmu-runner's answer: BUSY, so the initiator retries while the image is reopened with a new client
+            boolean busy = false;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!busy && System.nanoTime() < deadline) {
+                TestFabric.Result r = h.out(Harness.write10(200, 1), Harness.pattern(BS, 12));
+                busy = r.status() == ScsiStatus.BUSY;
+                assertThat(r.status()).as("%s", r).isIn(ScsiStatus.GOOD, ScsiStatus.BUSY);
+                if (!busy) {
+                    Thread.sleep(100); // the OSDs refuse this client once they have the new OSD map
+                }
+            }
+            assertThat(busy).as("a write after the blocklist answered BUSY").isTrue();
+            TestFabric.Result r = null;
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+            while (System.nanoTime() < deadline) {
+                r = h.in(Harness.read10(64, 16), 16 * BS);
+                if (r.status() == ScsiStatus.GOOD) {
+                    break;
+                }
+                assertThat(r.status()).as("%s", r).isEqualTo(ScsiStatus.BUSY);
+                Thread.sleep(200); // polling for the reopen, with a generous deadline
+            }
+            assertThat(r.status()).as("%s", r).isEqualTo(ScsiStatus.GOOD);
+            assertThat(r.data()).as("written before the fence").isEqualTo(before);
+            assertThat(clientAddress(store)).isNotEqualTo(fenced);
+            byte[] after = Harness.pattern(BS, 13);
+            assertThat(h.out(Harness.write10(200, 1), after).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(200, 1), BS).data()).isEqualTo(after);
         }
     }
 
