@@ -66,6 +66,7 @@ final class RadosReservationStore implements Rbd.SharedReservationStore {
     /** Larger than SharedPrDocument.MAX_BYTES (4 MiB): one byte more tells an oversized object apart. */
     static final int MAX_BYTES = (4 << 20) + 1;
     private static final int VERSION_DIGITS = 20;
+    private static final String DELIVERY_THREAD = "pr-watch-";
 
     /** Watches by the id their callback argument carries (an upcall has no other way back to Java state). */
     private static final Map<Long, RadosWatch> WATCHES = new ConcurrentHashMap<>();
@@ -481,7 +482,7 @@ final class RadosReservationStore implements Rbd.SharedReservationStore {
             this.client = client;
             this.watcher = watcher;
             this.delivery = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "pr-watch-" + objectName);
+                Thread t = new Thread(r, DELIVERY_THREAD + objectName);
                 t.setDaemon(true);
                 return t;
             });
@@ -542,6 +543,15 @@ final class RadosReservationStore implements Rbd.SharedReservationStore {
             } finally {
                 WATCHES.remove(id);
                 delivery.shutdown();
+            }
+            // a delivery still running may ack on this client: let it finish before the store shuts the client
+            // down (bounded: a stalled watcher is not waited for forever; never from the delivery thread itself)
+            if (!Thread.currentThread().getName().startsWith(DELIVERY_THREAD)) {
+                try {
+                    delivery.awaitTermination(2, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
     }
