@@ -15,7 +15,8 @@ import java.util.function.LongUnaryOperator;
  * {@code rados CONF POOL IMAGE}, through {@code RadosReservationStore} on a Ceph cluster (one RADOS client per
  * gateway, as two serve processes have); READ(10) of one 512-byte block through the target core, alternating
  * slices in one JVM; prints the median of B / A (commands per slice: above 1 means B is faster), and the store
- * calls made while measuring, which must be 0: the check reads the cached copy, never the store (the OSD).
+ * calls made while measuring, which must be 0: the check reads the cached copy, never the store (the OSD). With
+ * {@code reserved}, the RADOS run leaves its registration in the image's reservation object: use a scratch image.
  *
  * <pre>java -cp bench/target/benchmarks.jar io.hostwide.bench.tcm.ReservationCheckRatio THREADS ROUNDS SLICE_MS none|reserved [rados CONF POOL IMAGE]</pre>
  */
