@@ -12,6 +12,8 @@ import io.hostwide.tcm.backstore.RamBackstore;
 import io.hostwide.tcm.backstore.RamBudget;
 import io.hostwide.tcm.backstore.rbd.Rbd;
 import io.hostwide.tcm.backstore.rbd.RbdConfig;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.spi.ReservationStore;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.spi.Backstore;
 import io.hostwide.tcm.spi.SpaceAllocationFailedException;
@@ -125,15 +127,51 @@ public final class Backstores {
         if (unavailable != null) {
             throw new ConfigKeyException(at + ".type", ": " + unavailable, null);
         }
-        RbdConfig config = new RbdConfig(b.conf(), b.pool(), b.image(), b.id(), b.keyring(),
-                b.opTimeout() == null ? RbdConfig.DEFAULT_OP_TIMEOUT_SECONDS : b.opTimeout(), Map.of(),
-                b.queueDepth() == null ? RbdConfig.DEFAULT_QUEUE_DEPTH : b.queueDepth());
+        RbdConfig config = rbdConfig(b);
         try {
             return Rbd.open(config, bs);
         } catch (IOException e) {
             throw new ConfigKeyException(at + ".image", ": cannot open " + config.spec()
                     + (b.conf() == null ? "" : " (conf " + b.conf() + ")") + ": " + e.getMessage(), e);
         }
+    }
+
+    private static RbdConfig rbdConfig(ServeConfig.Backstore b) {
+        return new RbdConfig(b.conf(), b.pool(), b.image(), b.id(), b.keyring(),
+                b.opTimeout() == null ? RbdConfig.DEFAULT_OP_TIMEOUT_SECONDS : b.opTimeout(), Map.of(),
+                b.queueDepth() == null ? RbdConfig.DEFAULT_QUEUE_DEPTH : b.queueDepth());
+    }
+
+    /**
+     * Keeps an rbd backstore's persistent and SPC-2 reservations in a RADOS object next to its image (issue 16
+     * item 2), so that every gateway exporting the image, and this one after a restart, sees the same; nothing for
+     * other kinds or {@code "reservations": "local"}. Call before the device is exported. The store's client is
+     * the device's from then on and closes with it.
+     *
+     * @param gatewayId this serve process's id among the image's gateways (unique per process)
+     * @return whether the reservations are shared
+     */
+    static boolean shareReservations(String name, ServeConfig.Backstore b, Device d, String gatewayId) {
+        if (!b.sharedReservations()) {
+            return false;
+        }
+        String at = "backstores." + name + ".reservations";
+        RbdConfig config = rbdConfig(b);
+        Rbd.SharedReservationStore store;
+        try {
+            store = Rbd.openReservationStore(config);
+        } catch (IOException e) {
+            throw new ConfigKeyException(at, ": cannot reach the shared reservation state of " + config.spec() + ": "
+                    + e.getMessage() + " (\"reservations\": \"local\" keeps them in this gateway only)", e);
+        }
+        try {
+            d.reservations().share(store, gatewayId);
+        } catch (ReservationStore.UnavailableException e) {
+            store.close();
+            throw new ConfigKeyException(at, ": cannot read the shared reservation state of " + config.spec()
+                    + " (" + store.objectName() + "): " + e.getMessage(), e);
+        }
+        return true;
     }
 
     private static void closeQuietly(Backstore store) {

@@ -68,7 +68,8 @@ final class ConfigDiff {
         ServeConfig.Backstore sameLive = new ServeConfig.Backstore(a.type(),
                 resizable(a.type()) ? b.size() : a.size(), a.path(), a.blockSize(), a.thin(), a.queueDepth(),
                 a.writeCache(), a.direct(), b.removable(), b.writeProtect(), a.physicalBlockSize(), a.sanitizeRate(),
-                a.pool(), a.image(), a.conf(), a.id(), a.keyring(), a.opTimeout());
+                a.pool(), a.image(), a.conf(), a.id(), a.keyring(), a.opTimeout(),
+                a.reservations());
         return sameLive.equals(b);
     }
 

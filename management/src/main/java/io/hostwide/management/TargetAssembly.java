@@ -49,6 +49,24 @@ public final class TargetAssembly implements AutoCloseable {
     private final RamBudget ramBudget;
     /** What fixes the portals (serve's --listen), or null when the configuration's {@code portals} govern them. */
     private String portalsFixedBy;
+    /** This process among the gateways sharing an rbd LU's reservations (see {@link #defaultGatewayId()}). */
+    private String gatewayId = defaultGatewayId();
+
+    /**
+     * The gateway id of this serve process when nothing names it: host name and PID, unique among the processes
+     * that share an image's reservations (it only tells a gateway its own notifies apart, so it need not survive
+     * a restart). A configured gateway name, when there is one, goes to {@link #build(ServeConfig, List, Integer,
+     * long, String)} instead.
+     */
+    public static String defaultGatewayId() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "localhost";
+        }
+        return host + ":" + ProcessHandle.current().pid();
+    }
 
     private TargetAssembly(TargetCore core, IscsiTargetServer server, List<String> summary,
                            Map<String, Device> devices, Map<String, TargetPort> ports, ServeConfig current,
@@ -88,6 +106,15 @@ public final class TargetAssembly implements AutoCloseable {
     /** As {@link #build(ServeConfig, List, Integer)}, with the readers' busy-poll budget before they block. */
     public static TargetAssembly build(ServeConfig cfg, List<InetSocketAddress> portals, Integer queueDepthOverride,
                                        long pollMicros) {
+        return build(cfg, portals, queueDepthOverride, pollMicros, defaultGatewayId());
+    }
+
+    /**
+     * As {@link #build(ServeConfig, List, Integer, long)}, as gateway {@code gatewayId} (unique per serve process)
+     * of the rbd LUs whose reservations are shared through RADOS.
+     */
+    public static TargetAssembly build(ServeConfig cfg, List<InetSocketAddress> portals, Integer queueDepthOverride,
+                                       long pollMicros, String gatewayId) {
         // -Xmx as given, as MemoryBudget counts it (maxMemory() leaves out a survivor space)
         long heap = MemoryBudget.Limits.ofThisJvm().heapBytes();
         RamBudget ramBudget = Backstores.ramBudget(cfg.limits(), heap, MemoryBudget.oldGenBytes(heap, MemoryBudget.oldGenShare()));
@@ -100,7 +127,8 @@ public final class TargetAssembly implements AutoCloseable {
                     Backstore store = Backstores.open(name, b, ramBudget);
                     Device d = core.addDevice(name, store, Backstores.attributes(name, b, store));
                     devices.put(name, d);
-                    summary.add("backstore " + name + ": " + d.backstore().describe() + Backstores.flags(b));
+                    summary.add("backstore " + name + ": " + d.backstore().describe() + Backstores.flags(b)
+                            + shared(name, b, d, gatewayId));
                 });
             }
             int qd = queueDepthOverride != null ? queueDepthOverride
@@ -124,15 +152,38 @@ public final class TargetAssembly implements AutoCloseable {
                 TargetPort port = addTarget(core, t, devices, summary::add);
                 sb.export(port, chapOf(t.auth()), aclChap(t), t.alias());
                 ports.put(t.name(), port);
+                advertise(port);
             }
             summary.add("RAM budget: " + MemoryBudget.mib(ramBudget.limit()) + " for the RAM backstores' pages, "
                     + MemoryBudget.mib(ramBudget.used()) + " reserved at start"
                     + (cfg.limits() != null && cfg.limits().ramBudget() != null ? " (limits.ram_budget)"
                     : " (default: half the heap; limits.ram_budget sets it)"));
-            return new TargetAssembly(core, sb.build(), summary, devices, ports, cfg, ramBudget);
+            TargetAssembly a = new TargetAssembly(core, sb.build(), summary, devices, ports, cfg, ramBudget);
+            a.gatewayId = gatewayId;
+            return a;
         } catch (RuntimeException e) {
             core.close();
             throw e;
+        }
+    }
+
+    /** Shares {@code d}'s reservations when its backstore says so; the summary's note about it. */
+    private static String shared(String name, ServeConfig.Backstore b, Device d, String gatewayId) {
+        return Backstores.shareReservations(name, b, d, gatewayId)
+                ? ", reservations shared in RADOS as gateway " + gatewayId : "";
+    }
+
+    /**
+     * Tells the other gateways of each shared LU on {@code port} about it, so that REGISTER AND MOVE through
+     * them can name it (SPC-4 §5.13.8). A store that cannot be reached now leaves the LU answering BUSY until it
+     * can; it is not a reason to refuse the configuration.
+     */
+    private static void advertise(TargetPort port) {
+        for (io.hostwide.tcm.lu.Lun l : port.luns()) {
+            io.hostwide.tcm.lu.SharedReservations sh = l.device().reservations().shared();
+            if (sh != null) {
+                sh.advertisePort(port.relativePortId(), port.portName());
+            }
         }
     }
 
@@ -315,11 +366,13 @@ public final class TargetAssembly implements AutoCloseable {
             ServeConfig.Target old = was.get(name);
             if (old == null) {
                 ports.put(name, addTarget(t, devices, line -> { })); // "added target" says it
+                advertise(ports.get(name));
                 server.export(ports.get(name), chapOf(t.auth()), aclChap(t), t.alias());
                 changes.add("added target " + name);
             } else if (!old.equals(t)) { // unchanged targets are not even looked at: 1,000 targets stay cheap
                 TargetPort port = ports.get(name);
                 changes.addAll(ConfigDiff.applyLuns(port, t, devices));
+                advertise(port);
                 changes.addAll(ConfigDiff.applyAcls(port, old, t));
                 if (!Objects.equals(old.auth(), t.auth()) || !Objects.equals(old.alias(), t.alias())
                         || !aclChap(old).equals(aclChap(t))) {
@@ -352,7 +405,8 @@ public final class TargetAssembly implements AutoCloseable {
                     Device d = core.addDevice(name, store, Backstores.attributes(name, b, store));
                     devices.put(name, d);
                     added.add(name);
-                    changes.add("added backstore " + name + ": " + d.backstore().describe() + Backstores.flags(b));
+                    changes.add("added backstore " + name + ": " + d.backstore().describe() + Backstores.flags(b)
+                            + shared(name, b, d, gatewayId));
                 }
             });
         } catch (RuntimeException e) {

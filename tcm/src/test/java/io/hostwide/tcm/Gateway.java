@@ -27,6 +27,11 @@ final class Gateway implements AutoCloseable {
     final TestFabric fabric = new TestFabric();
 
     Gateway(InMemoryReservationStore cluster, String id, int tag) throws ReservationStore.UnavailableException {
+        this(cluster.client(id), id, tag);
+    }
+
+    /** A gateway sharing through {@code store} (one client per gateway: a RADOS store is one RADOS client). */
+    Gateway(ReservationStore store, String id, int tag) throws ReservationStore.UnavailableException {
         this.id = id;
         core = new TargetCore(CoreConfig.defaults().withPowerOnUnitAttention(false));
         ScsiTarget target = core.addTarget(IQN);
@@ -36,7 +41,7 @@ final class Gateway implements AutoCloseable {
                 new DeviceAttributes());
         port.addLun(0, device);
         port.demoMode(true, false);
-        device.reservations().share(cluster.client(id), id);
+        device.reservations().share(store, id);
         device.reservations().shared().advertisePort(port.relativePortId(), port.portName());
     }
 

@@ -17,9 +17,12 @@ import io.hostwide.tcm.lu.PrType;
 import io.hostwide.tcm.lu.Registration;
 import io.hostwide.tcm.port.ScsiTarget;
 import io.hostwide.tcm.port.TargetPort;
+import io.hostwide.tcm.spi.ReservationStore;
 import io.hostwide.tcm.spi.TargetCommand;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One gateway's target core with a 512-byte-block RAM LU whose reservations are local or shared through an
@@ -43,7 +46,18 @@ final class SharedReservationGateway implements AutoCloseable {
      *                 no reservation (the check's fast path)
      */
     SharedReservationGateway(boolean shared, boolean reserved) throws Exception {
-        InMemoryReservationStore cluster = new InMemoryReservationStore();
+        this(shared, reserved, new InMemoryReservationStore()::client);
+    }
+
+    /** A store client per gateway id: the in-memory store's, or a RADOS client each ({@code Rbd.openReservationStore}). */
+    interface Stores {
+        ReservationStore client(String gatewayId) throws Exception;
+    }
+
+    /** Every store call of both gateways: the per-command check must make none (it reads the cached copy). */
+    final AtomicLong storeCalls = new AtomicLong();
+
+    SharedReservationGateway(boolean shared, boolean reserved, Stores cluster) throws Exception {
         core = gatewayCore();
         ScsiTarget t = core.addTarget("iqn.2026-12.io.hostwide:shared");
         port = core.addPort(t, 1, 5);
@@ -51,13 +65,13 @@ final class SharedReservationGateway implements AutoCloseable {
         port.addLun(0, device);
         port.demoMode(true, false);
         if (shared) {
-            device.reservations().share(cluster.client("A"), "A");
+            device.reservations().share(new Counting(cluster.client("A"), storeCalls), "A");
             other = gatewayCore();
             ScsiTarget t2 = other.addTarget("iqn.2026-12.io.hostwide:shared");
             t2.firstRelativePortId(2);
             Device d2 = other.addDevice("lu0", new RamBackstore(BLOCK * 8, BLOCK), new DeviceAttributes());
             other.addPort(t2, 2, 5).addLun(0, d2);
-            d2.reservations().share(cluster.client("B"), "B");
+            d2.reservations().share(new Counting(cluster.client("B"), storeCalls), "B");
         } else {
             other = null;
         }
@@ -91,6 +105,40 @@ final class SharedReservationGateway implements AutoCloseable {
         core.close();
         if (other != null) {
             other.close();
+        }
+    }
+
+    /** A store that counts the calls made to it, closing the one it wraps with itself (the LU owns both). */
+    private record Counting(ReservationStore inner, AtomicLong calls) implements ReservationStore, AutoCloseable {
+        @Override
+        public Versioned load() throws UnavailableException {
+            calls.incrementAndGet();
+            return inner.load();
+        }
+
+        @Override
+        public long compareAndSet(long expected, byte[] bytes) throws UnavailableException {
+            calls.incrementAndGet();
+            return inner.compareAndSet(expected, bytes);
+        }
+
+        @Override
+        public boolean notifyWatchers(byte[] payload, Duration timeout) throws UnavailableException {
+            calls.incrementAndGet();
+            return inner.notifyWatchers(payload, timeout);
+        }
+
+        @Override
+        public Watch watch(Watcher w) throws UnavailableException {
+            calls.incrementAndGet();
+            return inner.watch(w);
+        }
+
+        @Override
+        public void close() throws Exception {
+            if (inner instanceof AutoCloseable c) {
+                c.close();
+            }
         }
     }
 

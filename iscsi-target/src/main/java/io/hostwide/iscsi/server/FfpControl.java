@@ -152,6 +152,9 @@ final class FfpControl {
             }
             default -> response = Codes.LOGOUT_RECOVERY_NOT_SUPPORTED;
         }
+        if (wholeSession) {
+            s.releaseSpc2(); // before the response: see IscsiSession.releaseSpc2
+        }
         ffp.conn.writer.send(sn -> new LogoutResponse(response, l.initiatorTaskTag(), sn, s.expCmdSn(),
                 s.maxCmdSn(), 0, 0), true);
         ffp.conn.writer.flush();

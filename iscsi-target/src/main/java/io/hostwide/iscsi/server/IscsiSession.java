@@ -204,6 +204,20 @@ final class IscsiSession implements Fabric {
         }
     }
 
+    /**
+     * Releases the SPC-2 reservations the nexus holds (SPC-2 §5.5.1: they go with the nexus) now, on the caller's
+     * thread, rather than after its commands are aborted. For a logout, before the response: with reservations
+     * shared between gateways (issue 16) the release is a store round trip, and an initiator that logs out and
+     * reserves through another gateway right away must find it released. {@link #close()} releases again (a no-op
+     * by then).
+     */
+    void releaseSpc2() {
+        Session nexus = core;
+        if (nexus != null) {
+            nexus.releaseSpc2Reservations();
+        }
+    }
+
     /** Ends the session: every connection closes, the core nexus goes. Idempotent. */
     void close() {
         if (closed) {

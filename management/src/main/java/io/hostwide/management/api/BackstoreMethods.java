@@ -24,7 +24,7 @@ final class BackstoreMethods {
     static void register(ManagementApi api) {
         List<String> create = new ArrayList<>(List.of("name", "type", "size", "path"));
         create.addAll(ATTRIBUTES);
-        create.addAll(List.of("pool", "image", "conf", "id", "keyring", "op_timeout"));
+        create.addAll(List.of("pool", "image", "conf", "id", "keyring", "op_timeout", "reservations"));
         api.method("backstore_create", create, "create a ram, file, block, null or rbd backstore",
                 p -> create(api, p));
         api.method("backstore_delete", List.of("name"), "delete a backstore no LUN exports",
@@ -50,7 +50,7 @@ final class BackstoreMethods {
                 p.optBool("direct"), p.optBool("removable"), p.optBool("write_protect"),
                 p.optInt("physical_block_size"), p.optSize("sanitize_rate"), p.optString("pool"),
                 p.optString("image"), p.optString("conf"), p.optString("id"), p.optString("keyring"),
-                p.optInt("op_timeout"));
+                p.optInt("op_timeout"), p.optString("reservations"));
         ServeConfig.Backstore existing = ManagementApi.stores(api.current()).get(name);
         if (existing != null) {
             if (!existing.equals(b)) {
@@ -101,7 +101,7 @@ final class BackstoreMethods {
                 or(p.optBool("write_protect"), b.writeProtect()),
                 or(p.optInt("physical_block_size"), b.physicalBlockSize()),
                 or(p.optSize("sanitize_rate"), b.sanitizeRate()), b.pool(), b.image(), b.conf(), b.id(), b.keyring(),
-                b.opTimeout());
+                b.opTimeout(), b.reservations());
         List<String> changes = api.change(c -> {
             Map<String, ServeConfig.Backstore> m = new LinkedHashMap<>(ManagementApi.stores(c));
             m.put(name, n);
@@ -131,7 +131,8 @@ final class BackstoreMethods {
             Map<String, ServeConfig.Backstore> m = new LinkedHashMap<>(ManagementApi.stores(c));
             m.put(name, new ServeConfig.Backstore(b.type(), size, b.path(), b.blockSize(), b.thin(), b.queueDepth(),
                     b.writeCache(), b.direct(), b.removable(), b.writeProtect(), b.physicalBlockSize(),
-                    b.sanitizeRate(), b.pool(), b.image(), b.conf(), b.id(), b.keyring(), b.opTimeout()));
+                    b.sanitizeRate(), b.pool(), b.image(), b.conf(), b.id(), b.keyring(), b.opTimeout(),
+                    b.reservations()));
             return ManagementApi.withBackstores(c, m);
         });
         Map<String, Object> r = ManagementApi.result("resized", d.blockCount() != before);

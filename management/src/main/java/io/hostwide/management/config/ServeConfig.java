@@ -107,13 +107,24 @@ public record ServeConfig(List<String> portals, Session session,
                             @JsonProperty("physical_block_size") Integer physicalBlockSize,
                             @JsonProperty("sanitize_rate") String sanitizeRate,
                             String pool, String image, String conf, String id, String keyring,
-                            @JsonProperty("op_timeout") Integer opTimeout) {
-        /** A backstore of the kinds before rbd (no pool, image, conf, id, keyring or op_timeout). */
+                            @JsonProperty("op_timeout") Integer opTimeout,
+                            String reservations) {
+        /** rbd {@code "reservations"}: PR and SPC-2 state in a RADOS object every gateway shares (the default). */
+        public static final String RESERVATIONS_RADOS = "rados";
+        /** rbd {@code "reservations"}: PR and SPC-2 state in this process only, as for the other kinds. */
+        public static final String RESERVATIONS_LOCAL = "local";
+
+        /** Whether an rbd backstore keeps its reservations in RADOS ({@code "reservations"} unset or "rados"). */
+        public boolean sharedReservations() {
+            return "rbd".equals(type) && (reservations == null || RESERVATIONS_RADOS.equals(reservations));
+        }
+
+        /** A backstore of the kinds before rbd (no pool, image, conf, id, keyring, op_timeout or reservations). */
         public Backstore(String type, String size, String path, Integer blockSize, Boolean thin, Integer queueDepth,
                          Boolean writeCache, Boolean direct, Boolean removable, Boolean writeProtect,
                          Integer physicalBlockSize, String sanitizeRate) {
             this(type, size, path, blockSize, thin, queueDepth, writeCache, direct, removable, writeProtect,
-                    physicalBlockSize, sanitizeRate, null, null, null, null, null, null);
+                    physicalBlockSize, sanitizeRate, null, null, null, null, null, null, null);
         }
     }
 

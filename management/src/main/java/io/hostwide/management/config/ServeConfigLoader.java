@@ -378,6 +378,10 @@ public final class ServeConfigLoader {
             if (b.opTimeout() != null) {
                 throw w.error(at + ".op_timeout", " only applies to rbd backstores");
             }
+            if (b.reservations() != null) {
+                throw w.error(at + ".reservations", " only applies to rbd backstores (the others keep them in"
+                        + " this process)");
+            }
         }
         if (b.size() != null && bytes(w, at + ".size", b.size()) <= 0) {
             throw w.error(at + ".size", " must be positive");
@@ -439,6 +443,11 @@ public final class ServeConfigLoader {
         }
         if (b.opTimeout() != null && (b.opTimeout() < 0 || b.opTimeout() > 3600)) {
             throw w.error(at + ".op_timeout", " " + b.opTimeout() + " is out of range (0 = none, or 1..3600 seconds)");
+        }
+        if (b.reservations() != null && !ServeConfig.Backstore.RESERVATIONS_RADOS.equals(b.reservations())
+                && !ServeConfig.Backstore.RESERVATIONS_LOCAL.equals(b.reservations())) {
+            throw w.error(at + ".reservations", " '" + b.reservations() + "' is unknown: \"rados\" (shared by every"
+                    + " gateway of the image, the default) or \"local\" (this gateway only)");
         }
     }
 

@@ -39,6 +39,28 @@ class RbdBackstoreConfigTest {
         assertThat(b.conf()).isEqualTo(conf.toString());
         assertThat(b.id()).isEqualTo("iscsi");
         assertThat(b.opTimeout()).isEqualTo(5);
+        assertThat(b.sharedReservations()).as("rbd: reservations in RADOS unless said otherwise").isTrue();
+    }
+
+    /** Issue 16 item 2: "reservations" says where an rbd backstore keeps its PR and SPC-2 state. */
+    @Test
+    void reservationsAreRadosOrLocalAndOnlyForRbd() throws IOException {
+        ServeConfig c = ServeConfigLoader.parse("c.json", config("{ \"type\": \"rbd\", \"pool\": \"rbd\", "
+                + "\"image\": \"i\", \"reservations\": \"local\" }"));
+        assertThat(c.backstores().get("d").sharedReservations()).isFalse();
+        c = ServeConfigLoader.parse("c.json", config("{ \"type\": \"rbd\", \"pool\": \"rbd\", "
+                + "\"image\": \"i\", \"reservations\": \"rados\" }"));
+        assertThat(c.backstores().get("d").sharedReservations()).isTrue();
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c.json", config("{ \"type\": \"rbd\", \"pool\": \"rbd\", "
+                + "\"image\": \"i\", \"reservations\": \"omap\" }")))
+                .hasMessage("c.json line 3: backstores.d.reservations 'omap' is unknown: \"rados\" (shared by every"
+                        + " gateway of the image, the default) or \"local\" (this gateway only)");
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c.json", config("{ \"type\": \"ram\", \"size\": \"1m\", "
+                + "\"reservations\": \"rados\" }")))
+                .hasMessage("c.json line 3: backstores.d.reservations only applies to rbd backstores (the others"
+                        + " keep them in this process)");
+        ServeConfig ram = ServeConfigLoader.parse("c.json", config("{ \"type\": \"ram\", \"size\": \"1m\" }"));
+        assertThat(ram.backstores().get("d").sharedReservations()).isFalse();
     }
 
     @Test

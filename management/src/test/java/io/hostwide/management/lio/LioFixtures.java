@@ -33,7 +33,7 @@ final class LioFixtures {
                 b.blockSize() == null ? 512 : b.blockSize(), b.thin() == null || b.thin(), b.queueDepth(),
                 b.writeCache() == null || b.writeCache(), b.direct(), b.removable(), b.writeProtect(),
                 b.physicalBlockSize(), b.sanitizeRate(), b.pool(), b.image(), b.conf(), b.id(), b.keyring(),
-                b.opTimeout())));
+                b.opTimeout(), b.reservations())));
         ServeConfig.Session s = c.session() == null ? new ServeConfig.Session(128, null, null)
                 : new ServeConfig.Session(c.session().queueDepth() == null ? 128 : c.session().queueDepth(),
                 c.session().nopInIntervalMs(), c.session().nopInTimeoutMs());

@@ -252,6 +252,18 @@ public final class Session implements ItNexus, AutoCloseable {
         }
     }
 
+    /**
+     * Releases the SPC-2 reservations this nexus holds (SPC-2 §5.5.1), ahead of its loss, on the caller's thread: a
+     * fabric ending the nexus on the initiator's request (iSCSI logout) calls it before answering, so that with
+     * reservations shared between gateways the release is in the store when the initiator hears back. Closing
+     * releases them again, which is then free.
+     */
+    public void releaseSpc2Reservations() {
+        for (SessionLun l : sessionLuns()) {
+            l.device().reservations().releaseSpc2(this);
+        }
+    }
+
     /** Ends the nexus: its per-nexus state (UAs, medium-removal prevention) goes with it (I_T nexus loss). */
     @Override
     public void close() {

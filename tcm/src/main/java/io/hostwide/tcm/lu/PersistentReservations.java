@@ -80,7 +80,8 @@ public final class PersistentReservations {
      * Shares this LU's reservations through {@code store} as gateway {@code gatewayId} (unique among the
      * gateways; it need not survive a restart: it only tells a gateway its own notifies apart). Loads the
      * store's state, which is the persistence from then on: an APTPL file restored by {@link #persistIn} is
-     * superseded and no longer written. Call once, before the LU is exported.
+     * superseded and no longer written. Call once, before the LU is exported. A store that is also
+     * {@link AutoCloseable} (a RADOS client of its own) belongs to the LU once this returns and is closed with it.
      *
      * @throws ReservationStore.UnavailableException the store cannot be reached: the LU must not be exported
      */

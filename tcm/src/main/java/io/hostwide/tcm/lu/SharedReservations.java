@@ -260,6 +260,13 @@ public final class SharedReservations {
                 recovery.interrupt();
             }
         }
+        if (store instanceof AutoCloseable c) { // the LU's own client (PersistentReservations#share)
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warning(() -> "closing the reservation store of " + pr.device().name() + ": " + e);
+            }
+        }
     }
 
     /** The watch: installs what another gateway committed, queues the unit attentions it owes, then acks. */

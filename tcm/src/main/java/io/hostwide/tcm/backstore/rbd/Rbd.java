@@ -1,6 +1,7 @@
 package io.hostwide.tcm.backstore.rbd;
 
 import io.hostwide.tcm.spi.AsyncBackstore;
+import io.hostwide.tcm.spi.ReservationStore;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
@@ -16,10 +17,12 @@ public final class Rbd {
     private Rbd() {}
 
     private static final MethodHandle OPEN;
+    private static final MethodHandle OPEN_RESERVATIONS;
     private static final String UNAVAILABLE;
 
     static {
         MethodHandle open = null;
+        MethodHandle openReservations = null;
         String why = null;
         int feature = Runtime.version().feature();
         if (feature < 22) {
@@ -34,17 +37,53 @@ public final class Rbd {
                 if (why == null) {
                     open = lookup.findStatic(c, "open",
                             MethodType.methodType(AsyncBackstore.class, RbdConfig.class, int.class));
+                    Class<?> store = Class.forName(Rbd.class.getPackageName() + ".RadosReservationStore");
+                    openReservations = lookup.findStatic(store, "open",
+                            MethodType.methodType(SharedReservationStore.class, RbdConfig.class));
                 }
             } catch (Throwable e) { // ReflectiveOperationException, LinkageError (class version, missing symbol)
                 why = "the rbd backstore did not load: " + e;
             }
         }
         OPEN = open;
+        OPEN_RESERVATIONS = openReservations;
         UNAVAILABLE = why;
     }
 
     /** Why RBD backstores cannot be opened in this JVM (Java version, librbd missing), or null when they can. */
     public static String unavailable() { return UNAVAILABLE; }
+
+    /**
+     * The reservation state of an RBD image's LU in a RADOS object of the image's pool, shared by every gateway
+     * that exports the image (issue 16 item 2); see {@code RadosReservationStore}. Closing it shuts its client down.
+     */
+    public interface SharedReservationStore extends ReservationStore, AutoCloseable {
+        /** The RADOS object holding the state ({@code hostwide_pr.<image id>}). */
+        String objectName();
+
+        @Override
+        void close();
+    }
+
+    /**
+     * Connects a client of {@code config}'s cluster for the reservation state of its image (a client of its own:
+     * see {@code RadosReservationStore} for why). The image must exist.
+     *
+     * @throws IOException when the cluster cannot be reached, the pool or image does not exist, or RBD backstores
+     *         are unavailable here (the message says why)
+     */
+    public static SharedReservationStore openReservationStore(RbdConfig config) throws IOException {
+        if (OPEN_RESERVATIONS == null) {
+            throw new IOException(UNAVAILABLE);
+        }
+        try {
+            return (SharedReservationStore) OPEN_RESERVATIONS.invokeExact(config);
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IOException(t);
+        }
+    }
 
     /**
      * Connects to the cluster of {@code config} and opens its image.
