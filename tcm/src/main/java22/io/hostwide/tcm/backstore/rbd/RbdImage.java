@@ -3,6 +3,7 @@ package io.hostwide.tcm.backstore.rbd;
 import io.hostwide.tcm.spi.AsyncBackstore;
 import io.hostwide.tcm.spi.BackstoreStatusException;
 import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.SharedOwnership;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -51,7 +52,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * flag and bumps the eventfd; the poller re-reads the size (librbd must not be re-entered from its own callback)
  * and tells the device, which raises CAPACITY DATA HAS CHANGED.
  */
-final class RbdImage implements AsyncBackstore {
+final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
     private static final Logger LOG = Logger.getLogger("io.hostwide.tcm.backstore.rbd");
     private static final int POLL_BATCH = 64;
     private static final long RETAIN_BYTES = 1 << 20;
@@ -273,6 +274,26 @@ final class RbdImage implements AsyncBackstore {
 
     @Override
     public void onCapacityChange(Runnable listener) { this.capacityListener = listener; }
+
+    /** RBD_FEATURE_EXCLUSIVE_LOCK (librbd/features.h). */
+    private static final long FEATURE_EXCLUSIVE_LOCK = 1L << 2;
+
+    /**
+     * The image's exclusive lock as the ownership of several gateways ({@link ImageLock}); null without the
+     * exclusive-lock feature, or when the image id cannot be read.
+     */
+    @Override
+    public SharedOwnership sharedOwnership() {
+        if ((features & FEATURE_EXCLUSIVE_LOCK) == 0) {
+            return null;
+        }
+        try {
+            return new ImageLock(() -> image, config.pool(), config.spec());
+        } catch (IOException e) {
+            LOG.warning(config.spec() + ": cannot share between gateways: " + e.getMessage());
+            return null;
+        }
+    }
 
     @Override
     public String describe() {
