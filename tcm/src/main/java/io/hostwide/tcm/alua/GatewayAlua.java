@@ -126,8 +126,13 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
         return sb.toString();
     }
 
+    /** One poll now, on the caller's thread (tests; the policy's own thread polls every {@code pollMillis}). */
+    public void poll() {
+        refresh();
+    }
+
     /** One poll: ownership, the shared table, then every group's state. On the policy's thread. */
-    private void refresh() {
+    private synchronized void refresh() {
         try {
             if (taking.get()) {
                 return; // the takeover publishes the states when it ends
@@ -212,9 +217,15 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
         }
     }
 
-    /** The owner's group Active/Optimized, every other gateway's group the non-owner state. */
+    /**
+     * The owner's group Active/Optimized, every other gateway's group the non-owner state, each with status
+     * "implicit" (so that the REPORT TARGET PORT GROUPS of every gateway match byte for byte); {@link #owner} last, so
+     * that whoever sees it set sees the states too.
+     */
     private void apply(boolean own, int ownerGroup) {
-        owner = own;
+        if (!own) {
+            owner = false; // first: the I/O path stops admitting writes before the states say so
+        }
         for (TargetPortGroup g : alua.groups()) {
             if (g != local && g.remotePorts().isEmpty()) {
                 continue; // the device's default group and groups of no gateway
@@ -225,7 +236,12 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
                         + (state == AluaAccessState.ACTIVE_OPTIMIZED ? "Active/Optimized" : mode == Mode.IMPLICIT
                         ? "Active/Non-optimized" : "Standby"));
             }
+            AluaAccessState cur = g.accessState();
+            if (cur.state() == state && cur.status() != AluaAccessState.STATUS_IMPLICIT) { // same state: no UA
+                g.accessState(cur.withState(state, AluaAccessState.STATUS_IMPLICIT));
+            }
         }
+        owner = own;
     }
 
     @Override
@@ -269,7 +285,6 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
             try {
                 long start = System.nanoTime();
                 ownership.take();
-                owner = true;
                 try {
                     ownership.put(OWNER_KEY, Integer.toString(local.id()));
                 } catch (IOException e) {
