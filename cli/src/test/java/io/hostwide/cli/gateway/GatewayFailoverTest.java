@@ -210,6 +210,38 @@ class GatewayFailoverTest {
         return out;
     }
 
+    /**
+     * Device Identification VPD (83h) designators as "association/type" → value: text for SCSI name strings
+     * (code set 3), hex otherwise (SPC-4 §7.8.6).
+     */
+    private static Map<String, String> designators(StampClient c) throws IOException {
+        StampClient.Result r = c.vpd(0x83);
+        assertThat(r.good()).as("INQUIRY VPD 83h: %s", r).isTrue();
+        byte[] d = r.data();
+        int len = Math.min(d.length, ((d[2] & 0xFF) << 8 | (d[3] & 0xFF)) + 4);
+        Map<String, String> out = new TreeMap<>();
+        for (int p = 4; p + 4 <= len; ) {
+            int codeSet = d[p] & 0x0F;
+            int association = (d[p + 1] >> 4) & 0x3;
+            int type = d[p + 1] & 0x0F;
+            int n = d[p + 3] & 0xFF;
+            byte[] v = Arrays.copyOfRange(d, p + 4, Math.min(len, p + 4 + n));
+            String value;
+            if (codeSet == 3) {
+                value = new String(v, StandardCharsets.UTF_8).replace("\0", "");
+            } else {
+                StringBuilder hex = new StringBuilder();
+                for (byte b : v) {
+                    hex.append(String.format("%02x", b));
+                }
+                value = hex.toString();
+            }
+            out.put(association + "/" + type, value);
+            p += 4 + n;
+        }
+        return out;
+    }
+
     /** Polls REPORT TARGET PORT GROUPS until both gateways' groups are listed with their ports. */
     private static Map<Integer, String> bothGroups(StampClient c) throws Exception {
         Map<Integer, String> g = Map.of();
@@ -286,12 +318,25 @@ class GatewayFailoverTest {
                 Map<Integer, String> viaA = bothGroups(ca);
                 assertThat(viaA).containsEntry(1, AO + ":[1]").containsEntry(2, nonOwner + ":[2]");
                 serialA = new String(ca.vpd(0x80).data(), StandardCharsets.US_ASCII);
+                Map<String, String> idA = designators(ca);
                 try (StampClient cb = new StampClient(b.portal(), TARGET, 5000)) {
                     clearUnitAttentions(cb);
                     assertThat(bothGroups(cb)).as("REPORT TARGET PORT GROUPS alike on both gateways")
                             .isEqualTo(viaA);
                     assertThat(new String(cb.vpd(0x80).data(), StandardCharsets.US_ASCII))
                             .as("one LU identity (unit serial) on both gateways").isEqualTo(serialA);
+                    Map<String, String> idB = designators(cb);
+                    System.out.println("RTPG " + alua + " (group=state:[relative ports]; 0 = A/O, 1 = A/N-O, 2 = S): "
+                            + viaA + "\nVPD 83h via gw-a: " + idA + "\nVPD 83h via gw-b: " + idB);
+                    // SPC-4 §7.8.6: association 0 = the LU, 1 = the target port; type 3 NAA, 4 relative target
+                    // port, 5 target port group, 8 SCSI name string
+                    assertThat(idB.get("0/3")).as("NAA designator of the LU").isNotNull().isEqualTo(idA.get("0/3"));
+                    assertThat(idA.get("1/4")).as("relative target port of gw-a").endsWith("0001");
+                    assertThat(idB.get("1/4")).as("relative target port of gw-b").endsWith("0002");
+                    assertThat(idA.get("1/5")).as("target port group of gw-a").endsWith("0001");
+                    assertThat(idB.get("1/5")).as("target port group of gw-b").endsWith("0002");
+                    assertThat(idA.get("1/8")).as("target port name of gw-a").isEqualTo(TARGET + ",t,0x0001");
+                    assertThat(idB.get("1/8")).as("target port name of gw-b").isEqualTo(TARGET + ",t,0x0002");
                 }
                 Thread writer = new Thread(() -> {
                     try {
