@@ -188,9 +188,26 @@ class GatewayFailoverTest {
         throw new AssertionError("TEST UNIT READY never succeeded");
     }
 
+    /** One command of {@link StampClient}. */
+    private interface Call {
+        StampClient.Result run() throws IOException;
+    }
+
+    /**
+     * A command, again while it reports a unit attention: another gateway registering or the lock moving raises
+     * ASYMMETRIC ACCESS STATE CHANGED at any time, and an initiator retries the command after it.
+     */
+    private static StampClient.Result pastUnitAttentions(Call call) throws IOException {
+        StampClient.Result r = call.run();
+        for (int i = 0; i < 10 && r.status() == StampClient.CHECK_CONDITION && r.senseKey() == 0x6; i++) {
+            r = call.run();
+        }
+        return r;
+    }
+
     /** REPORT TARGET PORT GROUPS as group id → "state:rtpi,rtpi". */
     private static Map<Integer, String> groups(StampClient c) throws IOException {
-        StampClient.Result r = c.reportTargetPortGroups();
+        StampClient.Result r = pastUnitAttentions(c::reportTargetPortGroups);
         assertThat(r.good()).as("REPORT TARGET PORT GROUPS: %s", r).isTrue();
         byte[] d = r.data();
         int len = ((d[0] & 0xFF) << 24 | (d[1] & 0xFF) << 16 | (d[2] & 0xFF) << 8 | (d[3] & 0xFF)) + 4;
@@ -215,7 +232,7 @@ class GatewayFailoverTest {
      * (code set 3), hex otherwise (SPC-4 §7.8.6).
      */
     private static Map<String, String> designators(StampClient c) throws IOException {
-        StampClient.Result r = c.vpd(0x83);
+        StampClient.Result r = pastUnitAttentions(() -> c.vpd(0x83));
         assertThat(r.good()).as("INQUIRY VPD 83h: %s", r).isTrue();
         byte[] d = r.data();
         int len = Math.min(d.length, ((d[2] & 0xFF) << 8 | (d[3] & 0xFF)) + 4);
@@ -284,10 +301,7 @@ class GatewayFailoverTest {
     }
 
     private static void assertStamp(StampClient c, long lba, byte[] expected, String what) throws IOException {
-        StampClient.Result r = c.read(lba);
-        for (int i = 0; i < 5 && r.senseKey() == 0x6; i++) { // a pending unit attention
-            r = c.read(lba);
-        }
+        StampClient.Result r = pastUnitAttentions(() -> c.read(lba));
         assertThat(r.good()).as("read %d: %s", lba, r).isTrue();
         if (!Arrays.equals(r.data(), expected)) {
             String got = new String(r.data(), 0, 60, StandardCharsets.US_ASCII).split("\n")[0];
@@ -317,13 +331,13 @@ class GatewayFailoverTest {
                 clearUnitAttentions(ca);
                 Map<Integer, String> viaA = bothGroups(ca);
                 assertThat(viaA).containsEntry(1, AO + ":[1]").containsEntry(2, nonOwner + ":[2]");
-                serialA = new String(ca.vpd(0x80).data(), StandardCharsets.US_ASCII);
+                serialA = new String(pastUnitAttentions(() -> ca.vpd(0x80)).data(), StandardCharsets.US_ASCII);
                 Map<String, String> idA = designators(ca);
                 try (StampClient cb = new StampClient(b.portal(), TARGET, 5000)) {
                     clearUnitAttentions(cb);
                     assertThat(bothGroups(cb)).as("REPORT TARGET PORT GROUPS alike on both gateways")
                             .isEqualTo(viaA);
-                    assertThat(new String(cb.vpd(0x80).data(), StandardCharsets.US_ASCII))
+                    assertThat(new String(pastUnitAttentions(() -> cb.vpd(0x80)).data(), StandardCharsets.US_ASCII))
                             .as("one LU identity (unit serial) on both gateways").isEqualTo(serialA);
                     Map<String, String> idB = designators(cb);
                     System.out.println("RTPG " + alua + " (group=state:[relative ports]; 0 = A/O, 1 = A/N-O, 2 = S): "
@@ -342,7 +356,8 @@ class GatewayFailoverTest {
                     try {
                         for (long lba = 0; lba < 20_000; lba++) {
                             inFlight.set(lba);
-                            StampClient.Result r = ca.write(lba, stamp(image, "A", lba));
+                            long at = lba;
+                            StampClient.Result r = pastUnitAttentions(() -> ca.write(at, stamp(image, "A", at)));
                             assertThat(r.good()).as("write %d through A: %s", lba, r).isTrue();
                             synchronized (acked) {
                                 acked.add(lba);
@@ -403,7 +418,9 @@ class GatewayFailoverTest {
             try (StampClient ca = new StampClient(a.portal(), TARGET, 3000)) {
                 clearUnitAttentions(ca);
                 for (long lba = 0; lba < late; lba++) {
-                    assertThat(ca.write(lba, stamp(image, "A", lba)).good()).isTrue();
+                    long at = lba;
+                    StampClient.Result r = pastUnitAttentions(() -> ca.write(at, stamp(image, "A", at)));
+                    assertThat(r.good()).as("write %d through A: %s", lba, r).isTrue();
                 }
                 a.signal("STOP", 'T'); // a partitioned owner: alive, holding the lock, answering nothing
                 try {
