@@ -68,6 +68,16 @@ class GatewayAluaTest {
         }
 
         @Override
+        public boolean tryTake() {
+            synchronized (image) {
+                if (image.holder == null) {
+                    image.holder = me;
+                }
+                return me.equals(image.holder);
+            }
+        }
+
+        @Override
         public Map<String, String> entries(String prefix) {
             synchronized (image) {
                 Map<String, String> out = new TreeMap<>();

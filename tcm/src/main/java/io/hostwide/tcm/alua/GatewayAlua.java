@@ -95,8 +95,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
         g.alua.transition(local, g.nonOwnerState());
         g.alua.shared(g);
         try {
-            if (!ownership.anyOwner()) {
-                ownership.take();
+            if (!ownership.anyOwner() && ownership.tryTake()) { // never breaking a peer's hold: it may be starting too
                 LOG.info(device.name() + ": nobody held " + ownership.identity() + "; gateway " + gatewayName
                         + " took it (port group " + local.id() + " Active/Optimized)");
             }

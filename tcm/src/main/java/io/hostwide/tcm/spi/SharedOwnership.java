@@ -39,6 +39,14 @@ public interface SharedOwnership {
     /** The shared entries whose keys start with {@code prefix}, by key. */
     Map<String, String> entries(String prefix) throws IOException;
 
+    /**
+     * Takes ownership only if nobody holds it, without breaking anyone's hold (a gateway starting up: two starting
+     * at once must not fence each other).
+     *
+     * @return whether this process owns the store now
+     */
+    boolean tryTake() throws IOException;
+
     /** Sets a shared entry (RBD: rbd_metadata_set; a non-owner's request is carried out by the owner). */
     void put(String key, String value) throws IOException;
 

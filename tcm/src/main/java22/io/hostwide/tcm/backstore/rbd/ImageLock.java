@@ -41,6 +41,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 final class ImageLock implements SharedOwnership {
     private static final int RBD_LOCK_MODE_EXCLUSIVE = 0; // librbd.h rbd_lock_mode_t
     private static final int ERANGE = 34;
+    private static final int EBUSY = 16;
     private static final int MAX_OWNERS = 8;
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -137,6 +138,26 @@ final class ImageLock implements SharedOwnership {
             }
             int r = (int) ACQUIRE.invokeExact(image.get(), RBD_LOCK_MODE_EXCLUSIVE);
             check(r, "rbd_lock_acquire");
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** rbd_lock_acquire alone: EROFS (or EBUSY) when a peer holds the lock, which is then left alone. */
+    @Override
+    public boolean tryTake() throws IOException {
+        if (isOwner()) {
+            return true;
+        }
+        try {
+            int r = (int) ACQUIRE.invokeExact(image.get(), RBD_LOCK_MODE_EXCLUSIVE);
+            if (r == -Errno.EROFS || r == -EBUSY) {
+                return false;
+            }
+            check(r, "rbd_lock_acquire");
+            return true;
         } catch (IOException | RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
