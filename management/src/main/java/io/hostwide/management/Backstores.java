@@ -11,6 +11,8 @@ import io.hostwide.tcm.backstore.NullBackstore;
 import io.hostwide.tcm.backstore.RamBackstore;
 import io.hostwide.tcm.backstore.RamBudget;
 import io.hostwide.tcm.backstore.rbd.Rbd;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.spi.SharedOwnership;
 import io.hostwide.tcm.backstore.rbd.RbdConfig;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.spi.ReservationStore;
@@ -217,6 +219,12 @@ public final class Backstores {
         }
         if (store instanceof FileBackstore f) { // holes are punched in whole filesystem blocks
             a.unmapGranularity(f.unmapGranularityBlocks());
+        }
+        if (store instanceof SharedOwnership.Source src) { // an RBD image: one identity on every gateway
+            SharedOwnership o = src.sharedOwnership();
+            if (o != null) {
+                a.unitSerial(Device.serialOf(o.identity()));
+            }
         }
         return a;
     }

@@ -44,6 +44,9 @@ final class ConfigDiff {
         if (!Objects.equals(before.metrics(), after.metrics())) { // the HTTP listener is bound once, at startup
             restart.add("metrics");
         }
+        if (!Objects.equals(before.gateway(), after.gateway())) { // TPGTs, port ids and ALUA are set up once
+            restart.add("gateway");
+        }
         Map<String, ServeConfig.Backstore> oldStores = stores(before);
         Map<String, ServeConfig.Backstore> newStores = stores(after);
         oldStores.forEach((name, b) -> {

@@ -9,6 +9,7 @@ import io.hostwide.iscsi.login.ChapPolicy;
 import io.hostwide.iscsi.login.ChapSecret;
 import io.hostwide.iscsi.server.IscsiTargetServer;
 import io.hostwide.tcm.TargetCore;
+import io.hostwide.tcm.alua.GatewayAlua;
 import io.hostwide.tcm.backstore.RamBudget;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.port.NodeAcl;
@@ -26,8 +27,9 @@ import java.util.Objects;
 
 /**
  * Turns a checked {@link ServeConfig} into a running target: backstores and
- * devices in a {@link TargetCore}, one target port (TPG 1) per target with its
- * LUNs and ACLs, and an {@link IscsiTargetServer} exporting them on the portals.
+ * devices in a {@link TargetCore}, one target port (TPG 1, or the gateway's port
+ * group) per target with its LUNs and ACLs, and an {@link IscsiTargetServer}
+ * exporting them on the portals.
  */
 public final class TargetAssembly implements AutoCloseable {
 
@@ -43,6 +45,8 @@ public final class TargetAssembly implements AutoCloseable {
     private final List<String> summary;
     private final Map<String, Device> devices;
     private final Map<String, TargetPort> ports;
+    /** The ALUA policies of LUs shared with other gateways (see {@link Gateways}). */
+    private final List<GatewayAlua> gateways = new ArrayList<>();
     private ServeConfig current;
     private final long createdNanos = System.nanoTime();
     /** What the RAM backstores' pages may take together, shared by the ones a reload adds. */
@@ -114,7 +118,10 @@ public final class TargetAssembly implements AutoCloseable {
      * of the rbd LUs whose reservations are shared through RADOS.
      */
     public static TargetAssembly build(ServeConfig cfg, List<InetSocketAddress> portals, Integer queueDepthOverride,
-                                       long pollMicros, String gatewayId) {
+                                       long pollMicros, String defaultGatewayId) {
+        // the gateway's configured name when it has one (unique among the gateways of a LUN), else host:pid
+        String gatewayId = cfg.gateway() != null && cfg.gateway().name() != null ? cfg.gateway().name()
+                : defaultGatewayId;
         // -Xmx as given, as MemoryBudget counts it (maxMemory() leaves out a survivor space)
         long heap = MemoryBudget.Limits.ofThisJvm().heapBytes();
         RamBudget ramBudget = Backstores.ramBudget(cfg.limits(), heap, MemoryBudget.oldGenBytes(heap, MemoryBudget.oldGenShare()));
@@ -149,17 +156,19 @@ public final class TargetAssembly implements AutoCloseable {
                 sb.discoveryChap(chap(cfg.discoveryAuth()));
             }
             for (ServeConfig.Target t : cfg.targets() == null ? List.<ServeConfig.Target>of() : cfg.targets()) {
-                TargetPort port = addTarget(core, t, devices, summary::add);
+                TargetPort port = addTarget(core, cfg.gateway(), t, devices, summary::add);
                 sb.export(port, chapOf(t.auth()), aclChap(t), t.alias());
                 ports.put(t.name(), port);
                 advertise(port);
             }
+            List<GatewayAlua> gateways = Gateways.start(cfg.gateway(), core, ports.values(), summary::add);
             summary.add("RAM budget: " + MemoryBudget.mib(ramBudget.limit()) + " for the RAM backstores' pages, "
                     + MemoryBudget.mib(ramBudget.used()) + " reserved at start"
                     + (cfg.limits() != null && cfg.limits().ramBudget() != null ? " (limits.ram_budget)"
                     : " (default: half the heap; limits.ram_budget sets it)"));
             TargetAssembly a = new TargetAssembly(core, sb.build(), summary, devices, ports, cfg, ramBudget);
             a.gatewayId = gatewayId;
+            a.gateways.addAll(gateways);
             return a;
         } catch (RuntimeException e) {
             core.close();
@@ -187,11 +196,17 @@ public final class TargetAssembly implements AutoCloseable {
         }
     }
 
-    /** A target with its one port (TPG 1), LUNs and ACLs in {@code core}; exporting it is the caller's. */
-    private static TargetPort addTarget(TargetCore core, ServeConfig.Target t, Map<String, Device> devices,
-                                        java.util.function.Consumer<String> summary) {
+    /**
+     * A target with its one port, LUNs and ACLs in {@code core}; exporting it is the caller's. The port's TPGT and
+     * relative target port identifier are the gateway's port group (1 without a {@code gateway} section), so the
+     * ports of several gateways exporting the same target never share an identifier (SPC-4 §3.1.120).
+     */
+    private static TargetPort addTarget(TargetCore core, ServeConfig.Gateway gateway, ServeConfig.Target t,
+                                        Map<String, Device> devices, java.util.function.Consumer<String> summary) {
         ScsiTarget st = core.addTarget(t.name());
-        TargetPort port = core.addPort(st, 1, ISCSI_PROTOCOL_ID);
+        int portGroup = ServeConfig.Gateway.portGroupOf(gateway);
+        st.firstRelativePortId(portGroup);
+        TargetPort port = core.addPort(st, portGroup, ISCSI_PROTOCOL_ID);
         for (ServeConfig.Lun l : t.luns() == null ? List.<ServeConfig.Lun>of() : t.luns()) {
             port.addLun(l.lun(), devices.get(l.backstore()));
             summary.accept("target " + t.name() + " LUN " + l.lun() + " = " + l.backstore());
@@ -202,7 +217,7 @@ public final class TargetAssembly implements AutoCloseable {
 
     private TargetPort addTarget(ServeConfig.Target t, Map<String, Device> devices,
                                  java.util.function.Consumer<String> summary) {
-        return addTarget(core, t, devices, summary);
+        return addTarget(core, current.gateway(), t, devices, summary);
     }
 
     /** The ACLs' own CHAP by initiator name (LIO's node ACL auth): what those initiators prove instead of the target's. */
@@ -584,6 +599,7 @@ public final class TargetAssembly implements AutoCloseable {
 
     @Override
     public void close() {
+        gateways.forEach(GatewayAlua::close);
         try {
             server.close();
         } finally {

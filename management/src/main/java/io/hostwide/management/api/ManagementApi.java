@@ -195,22 +195,22 @@ public final class ManagementApi {
 
     static ServeConfig withBackstores(ServeConfig c, Map<String, ServeConfig.Backstore> stores) {
         return new ServeConfig(c.portals(), c.session(), c.discoveryAuth(), stores, c.targets(), c.limits(),
-                c.metrics());
+                c.metrics(), c.gateway());
     }
 
     static ServeConfig withTargets(ServeConfig c, List<ServeConfig.Target> targets) {
         return new ServeConfig(c.portals(), c.session(), c.discoveryAuth(), c.backstores(), targets, c.limits(),
-                c.metrics());
+                c.metrics(), c.gateway());
     }
 
     static ServeConfig withPortals(ServeConfig c, List<String> portals) {
         return new ServeConfig(portals, c.session(), c.discoveryAuth(), c.backstores(), c.targets(), c.limits(),
-                c.metrics());
+                c.metrics(), c.gateway());
     }
 
     static ServeConfig withDiscoveryAuth(ServeConfig c, ServeConfig.Chap auth) {
         return new ServeConfig(c.portals(), c.session(), auth, c.backstores(), c.targets(), c.limits(),
-                c.metrics());
+                c.metrics(), c.gateway());
     }
 
     static Map<String, ServeConfig.Backstore> stores(ServeConfig c) {

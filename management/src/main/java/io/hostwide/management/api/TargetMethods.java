@@ -196,7 +196,7 @@ final class TargetMethods {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", t.name());
         m.put("alias", t.alias());
-        m.put("tpgt", 1);
+        m.put("tpgt", ServeConfig.Gateway.portGroupOf(api.current().gateway())); // the gateway's port group
         m.put("generate_node_acls", t.acls() == null);
         m.put("chap_user", t.auth() == null ? null : t.auth().user());
         m.put("luns", t.luns() == null ? 0 : t.luns().size());

@@ -17,6 +17,7 @@ import java.util.Map;
  *   "limits": { "pending_logins": 128, "pending_logins_per_address": 16, "ram_budget": "1g" },
  *   "discovery_auth": { "user": "disc", "secret": "...", "mutual_user": "...", "mutual_secret": "..." },
  *   "metrics": { "listen": "127.0.0.1:9465", "compat": "ceph-iscsi" },
+ *   "gateway": { "name": "gw-a", "port_group": 1, "alua": "implicit" },
  *   "backstores": {
  *     "ram0":  { "type": "ram",  "size": "1g", "block_size": 512, "physical_block_size": 4096, "thin": true },
  *     "disk1": { "type": "file", "path": "/srv/disk1.img", "size": "10g", "queue_depth": 32,
@@ -43,7 +44,38 @@ import java.util.Map;
 public record ServeConfig(List<String> portals, Session session,
                           @JsonProperty("discovery_auth") Chap discoveryAuth,
                           Map<String, Backstore> backstores, List<Target> targets, Limits limits,
-                          Metrics metrics) {
+                          Metrics metrics, Gateway gateway) {
+
+    /** Canonical: what the JSON binds to. */
+    @com.fasterxml.jackson.annotation.JsonCreator
+    public ServeConfig {
+    }
+
+    /** A configuration without a {@code gateway} section (one gateway, TPG 1). */
+    public ServeConfig(List<String> portals, Session session, Chap discoveryAuth, Map<String, Backstore> backstores,
+                       List<Target> targets, Limits limits, Metrics metrics) {
+        this(portals, session, discoveryAuth, backstores, targets, limits, metrics, null);
+    }
+
+    /**
+     * This process as one of several gateways exporting the same LUs (issue 16; README "Two gateways"):
+     * {@code port_group} (1..65535) is its iSCSI TPGT for every target, its ALUA target port group id and the
+     * relative target port identifier of each target's port, so that every gateway's ports differ; {@code name}
+     * (required) names it in the other gateways' REPORT TARGET PORT GROUPS bookkeeping; {@code alua}:
+     * {@code "implicit"} (default; non-owners Active/Non-optimized, a write moves the RBD lock) or
+     * {@code "explicit"} (non-owners Standby, SET TARGET PORT GROUPS moves it).
+     */
+    public record Gateway(String name, @JsonProperty("port_group") Integer portGroup, String alua) {
+        /** The port group in force: 1 without a gateway section. */
+        public static int portGroupOf(Gateway g) {
+            return g == null || g.portGroup() == null ? 1 : g.portGroup();
+        }
+
+        /** Whether ALUA is explicit (SET TARGET PORT GROUPS moves ownership). */
+        public boolean explicit() {
+            return "explicit".equals(alua);
+        }
+    }
 
     /**
      * Prometheus metrics at {@code http://listen/metrics} (text format 0.0.4): {@code listen} is {@code HOST:PORT}

@@ -230,6 +230,7 @@ public final class ServeConfigLoader {
         }
         checkLimits(w, cfg.limits());
         checkMetrics(w, cfg.metrics());
+        checkGateway(w, cfg.gateway());
         checkChap(w, "discovery_auth", cfg.discoveryAuth());
         Map<String, ServeConfig.Backstore> stores = cfg.backstores() == null ? Map.of() : cfg.backstores();
         stores.forEach((n, b) -> checkBackstore(w, "backstores." + n, b));
@@ -522,6 +523,28 @@ public final class ServeConfigLoader {
         if (pbs < bs || pbs % bs != 0 || Long.bitCount(pbs / bs) != 1 || pbs / bs > 1 << 15) {
             throw w.error(at + ".physical_block_size", " " + pbs + " must be block_size " + bs
                     + " times a power of two (1 to 32768), e.g. " + Math.max(bs, 4096));
+        }
+    }
+
+    /** The gateway section: a name, a port group 1..65535 (TPGT, ALUA group, relative port id), implicit/explicit. */
+    private static void checkGateway(ConfigPlaces w, ServeConfig.Gateway g) {
+        if (g == null) {
+            return;
+        }
+        if (g.name() == null || g.name().isBlank()) {
+            throw w.error("gateway.name", " is required (this gateway's name, e.g. \"gw-a\")");
+        }
+        if (!g.name().matches("[A-Za-z0-9._-]{1,64}")) {
+            throw w.error("gateway.name", " '" + g.name() + "' must be 1..64 letters, digits, '.', '_' or '-'");
+        }
+        if (g.portGroup() == null) {
+            throw w.error("gateway.port_group", " is required (1..65535, different on every gateway)");
+        }
+        if (g.portGroup() < 1 || g.portGroup() > 0xFFFF) {
+            throw w.error("gateway.port_group", " " + g.portGroup() + " is out of range (1..65535)");
+        }
+        if (g.alua() != null && !g.alua().equals("implicit") && !g.alua().equals("explicit")) {
+            throw w.error("gateway.alua", " '" + g.alua() + "' is unknown (implicit or explicit)");
         }
     }
 

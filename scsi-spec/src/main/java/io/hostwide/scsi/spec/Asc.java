@@ -74,4 +74,6 @@ public final class Asc {
     public static final int UNSUPPORTED_SEGMENT_DESCRIPTOR_TYPE_CODE = 0x2609;
     public static final int SANITIZE_COMMAND_FAILED = 0x3103;
     public static final int MEDIUM_FORMAT_CORRUPTED = 0x3100;
+    /** SPC-4 §6.40: a SET TARGET PORT GROUPS transition failed before it completed (with HARDWARE ERROR). */
+    public static final int SET_TARGET_PORT_GROUPS_COMMAND_FAILED = 0x670A;
 }

@@ -13,6 +13,7 @@ import io.hostwide.tcm.lu.AluaAccessState;
 import io.hostwide.tcm.lu.AluaGroups;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.Lun;
+import io.hostwide.tcm.lu.SharedAccess;
 import io.hostwide.tcm.lu.TargetPortGroup;
 import io.hostwide.tcm.port.ScsiTarget;
 import io.hostwide.tcm.port.TargetPort;
@@ -63,7 +64,8 @@ public final class TargetPortGroupCommands {
         }
         Device dev = cmd.device();
         AluaGroups alua = dev.alua();
-        List<TargetPortGroup> groups = alua.groups();
+        List<TargetPortGroup> groups = new ArrayList<>(alua.groups());
+        groups.sort(java.util.Comparator.comparingInt(TargetPortGroup::id)); // alike on every gateway of a shared LU
         List<List<Integer>> members = new ArrayList<>();
         int len = format == 1 ? 8 : 4;
         for (TargetPortGroup g : groups) {
@@ -105,6 +107,11 @@ public final class TargetPortGroupCommands {
                 }
             }
         }
+        for (int rtpi : g.remotePorts()) { // the group's ports in other gateway processes (GatewayAlua)
+            if (!out.contains(rtpi)) {
+                out.add(rtpi);
+            }
+        }
         return out;
     }
 
@@ -133,6 +140,16 @@ public final class TargetPortGroupCommands {
             }
             targets[i] = g;
             states[i] = state;
+        }
+        SharedAccess shared = alua.shared();
+        if (shared != null) { // states follow the shared LU's ownership: its policy carries the request out
+            shared.explicitRequest(List.of(targets), states, failure -> {
+                if (failure != null) {
+                    cmd.fail(failure);
+                }
+                cmd.complete();
+            });
+            return CommandDescriptor.ASYNC;
         }
         // LIO-style: SET TARGET PORT GROUPS returns once every requested group has reached its state; each
         // pending transition counts down, the handler holds one count until all are started

@@ -33,6 +33,7 @@ public final class AluaGroups {
     private final List<TargetPortGroup> groups = new CopyOnWriteArrayList<>();
     private final Map<TargetPortGroup, Long> epochs = new IdentityHashMap<>(); // guarded by this
     private volatile Supplier<Background> background;
+    private volatile SharedAccess shared;
 
     /** {@link #transition} outcomes. */
     public static final int UNCHANGED = 0;
@@ -88,6 +89,11 @@ public final class AluaGroups {
             }
         }
     }
+
+    /** The policy of an LU shared by several gateway processes (null: an ordinary LU), see {@link SharedAccess}. */
+    public SharedAccess shared() { return shared; }
+
+    public void shared(SharedAccess s) { this.shared = s; }
 
     /** Where delayed transitions complete (the core's executor); without one every transition is immediate. */
     public void background(Supplier<Background> b) { this.background = b; }

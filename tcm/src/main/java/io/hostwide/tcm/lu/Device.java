@@ -71,6 +71,16 @@ public final class Device implements AutoCloseable {
 
     /** 32 hex digits from a stable hash of the name (LIO derives the serial from a UUID the same way). */
     private static String serialFrom(String name) {
+        return serialOf(name);
+    }
+
+    /**
+     * The unit serial number derived from {@code identity} (32 hex digits from a stable hash): a storage shared by
+     * several gateways passes its own identity (RBD: pool and image id), so every gateway reports the same serial
+     * and NAA designator and multipath sees one device.
+     */
+    public static String serialOf(String identity) {
+        String name = identity;
         long h1 = 1125899906842597L, h2 = 0x9E3779B97F4A7C15L;
         for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
             h1 = 31 * h1 + b;

@@ -14,6 +14,8 @@ public class TargetPortGroup {
     private volatile AluaAccessState accessState = AluaAccessState.INITIAL;
     private volatile int implicitTransitionSeconds;
     private volatile long transitionDelayMillis;
+    /** Relative target port identifiers of this group's ports in other gateway processes (none for local groups). */
+    private volatile java.util.List<Integer> remotePorts = java.util.List.of();
 
     public TargetPortGroup(int id, String name) {
         if (id < 0 || id > 0xFFFF) {
@@ -63,6 +65,14 @@ public class TargetPortGroup {
         }
         this.transitionDelayMillis = ms;
     }
+
+    /**
+     * The relative target port identifiers of this group's ports served by another gateway process exporting the
+     * same LU (REPORT TARGET PORT GROUPS lists them with the local ones); empty for a group of this process.
+     */
+    public java.util.List<Integer> remotePorts() { return remotePorts; }
+
+    public void remotePorts(java.util.List<Integer> ports) { this.remotePorts = java.util.List.copyOf(ports); }
 
     @Override
     public String toString() { return "TargetPortGroup[" + id + " " + name + "]"; }

@@ -4,6 +4,7 @@ import io.hostwide.tcm.spi.AsyncBackstore;
 import io.hostwide.tcm.spi.BackstoreStatusException;
 import io.hostwide.tcm.spi.CompletionBatch;
 import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.SharedOwnership;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -56,7 +57,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * it get BUSY while the poller, once the fenced client has nothing in flight, replaces the client, pool context and
  * image with new ones ({@link RbdClient}); see the "fenced" region. GET LBA STATUS: {@link RbdAllocation}.
  */
-final class RbdImage implements AsyncBackstore {
+final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
     private static final Logger LOG = Logger.getLogger("io.hostwide.tcm.backstore.rbd");
     private static final int POLL_BATCH = 64;
     private static final long RETAIN_BYTES = 1 << 20;
@@ -242,6 +243,26 @@ final class RbdImage implements AsyncBackstore {
 
     @Override
     public void onCapacityChange(Runnable listener) { this.capacityListener = listener; }
+
+    /** RBD_FEATURE_EXCLUSIVE_LOCK (librbd/features.h). */
+    private static final long FEATURE_EXCLUSIVE_LOCK = 1L << 2;
+
+    /**
+     * The image's exclusive lock as the ownership of several gateways ({@link ImageLock}); null without the
+     * exclusive-lock feature, or when the image id cannot be read.
+     */
+    @Override
+    public SharedOwnership sharedOwnership() {
+        if ((features & FEATURE_EXCLUSIVE_LOCK) == 0) {
+            return null;
+        }
+        try {
+            return new ImageLock(() -> image, config.pool(), config.spec());
+        } catch (IOException e) {
+            LOG.warning(config.spec() + ": cannot share between gateways: " + e.getMessage());
+            return null;
+        }
+    }
 
     @Override
     public String describe() {

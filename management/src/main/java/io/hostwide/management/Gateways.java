@@ -1,0 +1,73 @@
+package io.hostwide.management;
+
+import io.hostwide.management.config.ServeConfig;
+import io.hostwide.tcm.TargetCore;
+import io.hostwide.tcm.alua.GatewayAlua;
+import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.Lun;
+import io.hostwide.tcm.lu.TargetPortGroup;
+import io.hostwide.tcm.port.TargetPort;
+import io.hostwide.tcm.spi.SharedOwnership;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The {@code gateway} section applied (issue 16): every exported LU's exports move into an ALUA target port group
+ * whose id is the gateway's port group, and an LU whose backstore can be shared between gateways (an RBD image with
+ * the exclusive-lock feature) gets a {@link GatewayAlua} that keeps its groups' states on the image's lock.
+ */
+final class Gateways {
+    private Gateways() {}
+
+    /** How often each gateway re-reads ownership and the other gateways' groups. */
+    static final long POLL_MILLIS = 500;
+
+    static List<GatewayAlua> start(ServeConfig.Gateway gateway, TargetCore core, Collection<TargetPort> ports,
+                                   Consumer<String> summary) {
+        List<GatewayAlua> started = new ArrayList<>();
+        if (gateway == null) {
+            return started;
+        }
+        Map<Device, List<Integer>> exported = new LinkedHashMap<>();
+        for (TargetPort port : ports) {
+            for (Lun lun : port.luns()) {
+                Device d = lun.device();
+                TargetPortGroup g = d.alua().group(gateway.portGroup());
+                if (g == null) {
+                    g = d.alua().addGroup(gateway.portGroup(), gateway.name());
+                }
+                d.alua().assign(lun, g);
+                List<Integer> rtpis = exported.computeIfAbsent(d, k -> new ArrayList<>());
+                if (!rtpis.contains(port.relativePortId())) {
+                    rtpis.add(port.relativePortId());
+                }
+            }
+        }
+        GatewayAlua.Mode mode = gateway.explicit() ? GatewayAlua.Mode.EXPLICIT : GatewayAlua.Mode.IMPLICIT;
+        try {
+            exported.forEach((d, rtpis) -> {
+                SharedOwnership o = d.backstore() instanceof SharedOwnership.Source s ? s.sharedOwnership() : null;
+                if (o == null) {
+                    summary.accept("gateway " + gateway.name() + ": " + d.name() + " in port group "
+                            + gateway.portGroup() + " (not shareable: Active/Optimized here only)");
+                    return;
+                }
+                GatewayAlua ga = GatewayAlua.start(d, o, d.alua().group(gateway.portGroup()), gateway.name(), mode,
+                        rtpis, POLL_MILLIS);
+                started.add(ga);
+                summary.accept("gateway " + gateway.name() + ": " + d.name() + " (" + o.identity() + ") in port group "
+                        + gateway.portGroup() + ", " + mode.name().toLowerCase(java.util.Locale.ROOT) + " ALUA, "
+                        + (ga.owner() ? "owner (Active/Optimized)" : "not the owner"));
+            });
+        } catch (RuntimeException e) {
+            started.forEach(GatewayAlua::close);
+            throw e;
+        }
+        return started;
+    }
+}

@@ -1,0 +1,251 @@
+package io.hostwide.tcm.backstore.rbd;
+
+import io.hostwide.tcm.spi.SharedOwnership;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * An RBD image's exclusive lock, managed (librbd's "managed locking": {@code rbd_lock_acquire} switches the image
+ * handle to librbd's standard policy, so the lock never moves on its own, a peer's write is refused with EROFS
+ * instead of pulling the lock over), as the {@link SharedOwnership} of several gateways exporting the image, and
+ * the image metadata ({@code rbd_metadata_*}) as their shared table.
+ *
+ * <p>{@link #take()} is tcmu-runner's sequence: every current owner's lock is broken ({@code rbd_lock_break};
+ * with {@code rbd_blocklist_on_break_lock}, librbd's default, the owner's client is blocklisted first, so its writes
+ * still in flight fail with ESHUTDOWN at the OSDs and never land after ours), then the lock is acquired. Probed on
+ * 16.2.15: a peer's {@code rbd_metadata_set} while another client holds the lock is forwarded to the holder and
+ * succeeds; {@code rbd_lock_acquire} while a live peer holds it fails at once with EROFS.
+ *
+ * <p>The image handle is read through a supplier at every call, so that a backstore which reopens its image (after
+ * being blocklisted) hands the new one out. The handles are this class's own (not {@link LibRbd}'s) to keep the
+ * ownership calls apart from the data path.
+ */
+@SuppressWarnings("restricted")
+final class ImageLock implements SharedOwnership {
+    private static final int RBD_LOCK_MODE_EXCLUSIVE = 0; // librbd.h rbd_lock_mode_t
+    private static final int ERANGE = 34;
+    private static final int EBUSY = 16;
+    private static final int MAX_OWNERS = 8;
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup RBD = SymbolLookup.libraryLookup("librbd.so.1", Arena.global());
+    private static final MethodHandle IS_OWNER = handle("rbd_is_exclusive_lock_owner", JAVA_INT, ADDRESS, ADDRESS);
+    private static final MethodHandle ACQUIRE = handle("rbd_lock_acquire", JAVA_INT, ADDRESS, JAVA_INT);
+    private static final MethodHandle GET_OWNERS = handle("rbd_lock_get_owners", JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
+    private static final MethodHandle OWNERS_CLEANUP = LINKER.downcallHandle(RBD.find("rbd_lock_get_owners_cleanup")
+            .orElseThrow(), FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
+    private static final MethodHandle BREAK = handle("rbd_lock_break", JAVA_INT, ADDRESS, JAVA_INT, ADDRESS);
+    private static final MethodHandle META_SET = handle("rbd_metadata_set", JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+    private static final MethodHandle META_LIST = handle("rbd_metadata_list", JAVA_INT,
+            ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
+    private static final MethodHandle GET_ID = handle("rbd_get_id", JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
+
+    private final Supplier<MemorySegment> image;
+    private final String spec;
+    private final String identity;
+
+    ImageLock(Supplier<MemorySegment> image, String pool, String spec) throws IOException {
+        this.image = image;
+        this.spec = spec;
+        this.identity = "rbd:" + pool + "/" + imageId();
+    }
+
+    private static MethodHandle handle(String name, java.lang.foreign.MemoryLayout ret,
+                                       java.lang.foreign.MemoryLayout... args) {
+        return LINKER.downcallHandle(RBD.find(name).orElseThrow(() ->
+                new UnsatisfiedLinkError(name + " is not in the installed librbd (16.2 or later needed)")),
+                FunctionDescriptor.of(ret, args));
+    }
+
+    @Override
+    public String identity() { return identity; }
+
+    @Override
+    public boolean isOwner() throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment owner = arena.allocate(JAVA_INT);
+            int r = (int) IS_OWNER.invokeExact(image.get(), owner);
+            check(r, "rbd_is_exclusive_lock_owner");
+            return owner.get(JAVA_INT, 0) != 0;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    @Override
+    public boolean anyOwner() throws IOException {
+        return !owners().isEmpty();
+    }
+
+    /** The lock owners' names (librbd's "ADDRESS/NONCE" client addresses); empty when nobody holds the lock. */
+    List<String> owners() throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mode = arena.allocate(JAVA_INT);
+            MemorySegment list = arena.allocate(ADDRESS, MAX_OWNERS);
+            MemorySegment count = arena.allocate(JAVA_LONG);
+            count.set(JAVA_LONG, 0, MAX_OWNERS);
+            int r = (int) GET_OWNERS.invokeExact(image.get(), mode, list, count);
+            if (r == -Errno.ENOENT) {
+                return List.of();
+            }
+            check(r, "rbd_lock_get_owners");
+            long n = count.get(JAVA_LONG, 0);
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                out.add(list.getAtIndex(ADDRESS, i).reinterpret(Long.MAX_VALUE).getString(0));
+            }
+            if (n > 0) {
+                OWNERS_CLEANUP.invokeExact(list, n);
+            }
+            return out;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    @Override
+    public void take() throws IOException {
+        if (isOwner()) {
+            return;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            for (String owner : owners()) {
+                int r = (int) BREAK.invokeExact(image.get(), RBD_LOCK_MODE_EXCLUSIVE, arena.allocateFrom(owner));
+                if (r != -Errno.ENOENT) { // already gone: fine
+                    check(r, "rbd_lock_break of " + owner);
+                }
+            }
+            int r = (int) ACQUIRE.invokeExact(image.get(), RBD_LOCK_MODE_EXCLUSIVE);
+            check(r, "rbd_lock_acquire");
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** rbd_lock_acquire alone: EROFS (or EBUSY) when a peer holds the lock, which is then left alone. */
+    @Override
+    public boolean tryTake() throws IOException {
+        if (isOwner()) {
+            return true;
+        }
+        try {
+            int r = (int) ACQUIRE.invokeExact(image.get(), RBD_LOCK_MODE_EXCLUSIVE);
+            if (r == -Errno.EROFS || r == -EBUSY) {
+                return false;
+            }
+            check(r, "rbd_lock_acquire");
+            return true;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    @Override
+    public void put(String key, String value) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            int r = (int) META_SET.invokeExact(image.get(), arena.allocateFrom(key), arena.allocateFrom(value));
+            check(r, "rbd_metadata_set " + key);
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** rbd_metadata_list from {@code prefix}: keys and values come as two runs of NUL-terminated strings. */
+    @Override
+    public Map<String, String> entries(String prefix) throws IOException {
+        long size = 4096;
+        while (true) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment keys = arena.allocate(size);
+                MemorySegment values = arena.allocate(size);
+                MemorySegment keyLen = arena.allocate(JAVA_LONG);
+                MemorySegment valLen = arena.allocate(JAVA_LONG);
+                keyLen.set(JAVA_LONG, 0, size);
+                valLen.set(JAVA_LONG, 0, size);
+                int r = (int) META_LIST.invokeExact(image.get(), arena.allocateFrom(prefix), 0L, keys, keyLen,
+                        values, valLen);
+                if (r == -ERANGE) {
+                    size = Math.max(keyLen.get(JAVA_LONG, 0), valLen.get(JAVA_LONG, 0)) + 1;
+                    continue;
+                }
+                check(r, "rbd_metadata_list");
+                List<String> k = strings(keys, keyLen.get(JAVA_LONG, 0));
+                List<String> v = strings(values, valLen.get(JAVA_LONG, 0));
+                Map<String, String> out = new LinkedHashMap<>();
+                for (int i = 0; i < k.size() && i < v.size(); i++) {
+                    if (k.get(i).startsWith(prefix)) {
+                        out.put(k.get(i), v.get(i));
+                    }
+                }
+                return out;
+            } catch (IOException | RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        }
+    }
+
+    private static List<String> strings(MemorySegment s, long len) {
+        List<String> out = new ArrayList<>();
+        long start = 0;
+        for (long i = 0; i < len; i++) {
+            if (s.get(JAVA_BYTE, i) == 0) {
+                if (i > start) {
+                    out.add(new String(s.asSlice(start, i - start).toArray(JAVA_BYTE), StandardCharsets.UTF_8));
+                }
+                start = i + 1;
+            }
+        }
+        return out;
+    }
+
+    private String imageId() throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment id = arena.allocate(64);
+            int r = (int) GET_ID.invokeExact(image.get(), id, 64L);
+            check(r, "rbd_get_id");
+            return id.getString(0);
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    private void check(int r, String what) throws IOException {
+        if (r < 0) {
+            throw new IOException(spec + ": " + what + " failed: " + Errno.name(r));
+        }
+    }
+
+    @Override
+    public String toString() { return "ImageLock[" + spec + "]"; }
+}

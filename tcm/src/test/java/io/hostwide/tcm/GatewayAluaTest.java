@@ -1,0 +1,245 @@
+package io.hostwide.tcm;
+
+import io.hostwide.scsi.spec.Asc;
+import io.hostwide.scsi.spec.ScsiStatus;
+import io.hostwide.scsi.spec.SenseKey;
+import io.hostwide.tcm.alua.GatewayAlua;
+import io.hostwide.tcm.lu.AluaAccessState;
+import io.hostwide.tcm.lu.DeviceAttributes;
+import io.hostwide.tcm.lu.TargetPortGroup;
+import io.hostwide.tcm.spi.SharedOwnership;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link GatewayAlua} with two "gateways" (two cores in one JVM) sharing a fake lock and table, as two serve processes
+ * share an RBD image's exclusive lock and metadata: who is Active/Optimized, REPORT TARGET PORT GROUPS alike on both,
+ * the implicit takeover on a write, the explicit one on SET TARGET PORT GROUPS, and the loser's state change UA.
+ * Polls are driven by hand ({@link GatewayAlua#poll()}); the background poll interval is an hour.
+ */
+class GatewayAluaTest {
+    private static final long NEVER = 3_600_000;
+
+    /** The cluster side: one lock holder and one table, as the image's exclusive lock and metadata. */
+    static final class FakeImage {
+        String holder;
+        final Map<String, String> table = new TreeMap<>();
+        boolean refuseTakeover;
+    }
+
+    /** One gateway's client of the fake image. */
+    static final class FakeLock implements SharedOwnership {
+        final FakeImage image;
+        final String me;
+
+        FakeLock(FakeImage image, String me) {
+            this.image = image;
+            this.me = me;
+        }
+
+        @Override
+        public boolean isOwner() {
+            synchronized (image) {
+                return me.equals(image.holder);
+            }
+        }
+
+        @Override
+        public boolean anyOwner() {
+            synchronized (image) {
+                return image.holder != null;
+            }
+        }
+
+        @Override
+        public void take() throws IOException {
+            synchronized (image) {
+                if (image.refuseTakeover) {
+                    throw new IOException("rbd_lock_acquire failed: EROFS");
+                }
+                image.holder = me; // breaking the previous holder's lock fences it
+            }
+        }
+
+        @Override
+        public boolean tryTake() {
+            synchronized (image) {
+                if (image.holder == null) {
+                    image.holder = me;
+                }
+                return me.equals(image.holder);
+            }
+        }
+
+        @Override
+        public Map<String, String> entries(String prefix) {
+            synchronized (image) {
+                Map<String, String> out = new TreeMap<>();
+                image.table.forEach((k, v) -> {
+                    if (k.startsWith(prefix)) {
+                        out.put(k, v);
+                    }
+                });
+                return out;
+            }
+        }
+
+        @Override
+        public void put(String key, String value) {
+            synchronized (image) {
+                image.table.put(key, value);
+            }
+        }
+
+        @Override
+        public String identity() { return "fake:rbd/img"; }
+    }
+
+    /** One gateway: a core whose port has relative id = TPGT = port group, its LUN in that group. */
+    static final class Gw implements AutoCloseable {
+        final Harness h;
+        final Nexus nexus;
+        final GatewayAlua alua;
+        final TargetPortGroup group;
+
+        Gw(FakeImage image, String name, int portGroup, GatewayAlua.Mode mode) {
+            h = new Harness(new DeviceAttributes().unitSerial("0123456789abcdef0123456789abcdef"),
+                    new io.hostwide.tcm.backstore.RamBackstore(Harness.BLOCKS * Harness.BLOCK, Harness.BLOCK));
+            group = h.device.alua().addGroup(portGroup, name);
+            h.device.alua().assign(h.port.luns().get(0), group);
+            nexus = Nexus.first(h);
+            alua = GatewayAlua.start(h.device, new FakeLock(image, name), group, name, mode,
+                    List.of(h.port.relativePortId()), NEVER);
+        }
+
+        byte[] rtpg() {
+            return Nexus.ok(nexus.in(AluaTest.rtpg(0, 1024), 1024)).data();
+        }
+
+        int state(int groupId) {
+            return h.device.alua().group(groupId).accessState().state();
+        }
+
+        @Override
+        public void close() {
+            alua.close();
+            h.close();
+        }
+    }
+
+    private static void awaitOwner(Gw g) throws InterruptedException {
+        for (int i = 0; i < 1000 && !g.alua.owner(); i++) { // the takeover runs on the policy's thread
+            Thread.sleep(10);
+        }
+        assertThat(g.alua.owner()).as("took the lock").isTrue();
+    }
+
+    @Test
+    void theFirstGatewayOwnsAndBothReportTheSameGroups() {
+        FakeImage image = new FakeImage();
+        try (Gw a = new Gw(image, "gw-a", 1, GatewayAlua.Mode.IMPLICIT);
+             Gw b = new Gw(image, "gw-b", 2, GatewayAlua.Mode.IMPLICIT)) {
+            a.alua.poll();
+            assertThat(a.alua.owner()).isTrue();
+            assertThat(b.alua.owner()).isFalse();
+            assertThat(image.table).containsEntry(GatewayAlua.OWNER_KEY, "1")
+                    .containsEntry(GatewayAlua.GATEWAY_PREFIX + "1", "name=gw-a;rtpi=1")
+                    .containsEntry(GatewayAlua.GATEWAY_PREFIX + "2", "name=gw-b;rtpi=1");
+            assertThat(a.state(1)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
+            assertThat(a.state(2)).isEqualTo(AluaAccessState.ACTIVE_NON_OPTIMIZED);
+            assertThat(b.state(1)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
+            assertThat(b.state(2)).isEqualTo(AluaAccessState.ACTIVE_NON_OPTIMIZED);
+            a.nexus.drainUnitAttentions();
+            b.nexus.drainUnitAttentions();
+            assertThat(b.rtpg()).as("REPORT TARGET PORT GROUPS alike on both gateways").isEqualTo(a.rtpg());
+            // groups 0 (the default, no port), 1 (AO, one port), 2 (ANO, one port), by id
+            byte[] d = a.rtpg();
+            assertThat(d).hasSize(4 + 8 + 12 + 12);
+            assertThat(d[12] & 0x0F).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
+            assertThat(d[15]).isEqualTo((byte) 1);
+            assertThat(d[24] & 0x0F).isEqualTo(AluaAccessState.ACTIVE_NON_OPTIMIZED);
+            assertThat(d[27]).isEqualTo((byte) 2);
+        }
+    }
+
+    @Test
+    void implicitAWriteThroughTheNonOwnerMovesTheLockAndTheLoserIsTold() throws Exception {
+        FakeImage image = new FakeImage();
+        try (Gw a = new Gw(image, "gw-a", 1, GatewayAlua.Mode.IMPLICIT);
+             Gw b = new Gw(image, "gw-b", 2, GatewayAlua.Mode.IMPLICIT)) {
+            a.alua.poll();
+            a.nexus.drainUnitAttentions();
+            b.nexus.drainUnitAttentions();
+            assertThat(b.nexus.in(Harness.read10(0, 1), 512).status()).as("reads need no lock")
+                    .isEqualTo(ScsiStatus.GOOD);
+            TestFabric.Result w = b.nexus.out(Harness.write10(0, 1), Harness.pattern(512, 1));
+            assertThat(w.senseKey()).isEqualTo(SenseKey.NOT_READY);
+            assertThat(w.ascAscq()).isEqualTo(Asc.LOGICAL_UNIT_NOT_READY_ASYMMETRIC_ACCESS_STATE_TRANSITION);
+            awaitOwner(b);
+            assertThat(b.state(2)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
+            assertThat(b.state(1)).isEqualTo(AluaAccessState.ACTIVE_NON_OPTIMIZED);
+            assertThat(image.table).containsEntry(GatewayAlua.OWNER_KEY, "2");
+            b.nexus.drainUnitAttentions();
+            assertThat(b.nexus.out(Harness.write10(0, 1), Harness.pattern(512, 1)).status())
+                    .isEqualTo(ScsiStatus.GOOD);
+
+            a.alua.poll(); // the old owner notices it lost the lock
+            assertThat(a.alua.owner()).isFalse();
+            assertThat(a.state(1)).isEqualTo(AluaAccessState.ACTIVE_NON_OPTIMIZED);
+            assertThat(a.state(2)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
+            assertThat(a.nexus.drainUnitAttentions()).contains(Asc.ASYMMETRIC_ACCESS_STATE_CHANGED);
+            assertThat(b.rtpg()).isEqualTo(a.rtpg());
+        }
+    }
+
+    @Test
+    void explicitStandbyUntilSetTargetPortGroupsTakesTheLock() throws Exception {
+        FakeImage image = new FakeImage();
+        try (Gw a = new Gw(image, "gw-a", 1, GatewayAlua.Mode.EXPLICIT);
+             Gw b = new Gw(image, "gw-b", 2, GatewayAlua.Mode.EXPLICIT)) {
+            a.alua.poll();
+            b.alua.poll();
+            b.nexus.drainUnitAttentions();
+            assertThat(b.state(2)).isEqualTo(AluaAccessState.STANDBY);
+            TestFabric.Result w = b.nexus.out(Harness.write10(0, 1), Harness.pattern(512, 1));
+            assertThat(w.ascAscq()).isEqualTo(Asc.LOGICAL_UNIT_NOT_READY_TARGET_PORT_IN_STANDBY_STATE);
+            assertThat(b.alua.owner()).as("explicit: a write moves nothing").isFalse();
+
+            byte[] p = {0, 0, 0, 0, AluaAccessState.ACTIVE_OPTIMIZED, 0, 0, 2};
+            assertThat(b.nexus.out(AluaTest.stpg(8), p).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(b.alua.owner()).as("SET TARGET PORT GROUPS completes once the lock is taken").isTrue();
+            assertThat(b.state(2)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
+            b.nexus.drainUnitAttentions();
+            assertThat(b.nexus.out(Harness.write10(0, 1), Harness.pattern(512, 1)).status())
+                    .isEqualTo(ScsiStatus.GOOD);
+            a.alua.poll();
+            assertThat(a.state(1)).isEqualTo(AluaAccessState.STANDBY);
+        }
+    }
+
+    @Test
+    void aTakeoverThatFailsFailsSetTargetPortGroups() {
+        FakeImage image = new FakeImage();
+        try (Gw a = new Gw(image, "gw-a", 1, GatewayAlua.Mode.EXPLICIT);
+             Gw b = new Gw(image, "gw-b", 2, GatewayAlua.Mode.EXPLICIT)) {
+            b.alua.poll();
+            b.nexus.drainUnitAttentions();
+            synchronized (image) {
+                image.refuseTakeover = true;
+            }
+            byte[] p = {0, 0, 0, 0, AluaAccessState.ACTIVE_OPTIMIZED, 0, 0, 2};
+            TestFabric.Result r = b.nexus.out(AluaTest.stpg(8), p);
+            assertThat(r.senseKey()).isEqualTo(SenseKey.HARDWARE_ERROR);
+            assertThat(r.ascAscq()).isEqualTo(Asc.SET_TARGET_PORT_GROUPS_COMMAND_FAILED);
+            assertThat(b.alua.owner()).isFalse();
+            assertThat(b.state(2)).isEqualTo(AluaAccessState.STANDBY);
+            assertThat(a.alua.owner()).isTrue();
+        }
+    }
+}
