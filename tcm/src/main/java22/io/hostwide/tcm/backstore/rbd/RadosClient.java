@@ -33,34 +33,10 @@ final class RadosClient {
         MemorySegment ioctx = MemorySegment.NULL;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            MemorySegment id = config.id() == null ? MemorySegment.NULL : arena.allocateFrom(config.id());
-            check(Native.i(LibRbd.RADOS_CREATE, out, id), "rados_create" + (config.id() == null ? "" : " for client." + config.id()));
-            cluster = out.get(ADDRESS, 0);
-            MemorySegment confPath = config.conf() == null ? MemorySegment.NULL : arena.allocateFrom(config.conf());
-            check(Native.i(LibRbd.RADOS_CONF_READ_FILE, cluster, confPath),
-                    "reading the Ceph configuration " + (config.conf() == null ? "(default search)" : config.conf()));
-            if (config.keyring() != null) {
-                confSet(arena, cluster, "keyring", config.keyring());
-            }
-            if (config.opTimeoutSeconds() > 0) {
-                String t = Integer.toString(config.opTimeoutSeconds());
-                confSet(arena, cluster, "rados_osd_op_timeout", t);
-                confSet(arena, cluster, "rados_mon_op_timeout", t);
-                confSet(arena, cluster, "client_mount_timeout", t);
-            }
-            for (Map.Entry<String, String> e : config.options().entrySet()) {
-                if (!e.getKey().startsWith("rbd_")) { // librbd's options mean nothing to this client
-                    confSet(arena, cluster, e.getKey(), e.getValue());
-                }
-            }
+            cluster = RbdClient.configured(arena, config, false);
             check(Native.i(LibRbd.RADOS_CONNECT, cluster), "connecting the reservation client to the Ceph cluster"
                     + (config.conf() == null ? "" : " of " + config.conf()));
-            int r = Native.i(LibRbd.RADOS_IOCTX_CREATE, cluster, arena.allocateFrom(config.pool()), out);
-            if (r == -Errno.ENOENT) {
-                throw new IOException("pool '" + config.pool() + "' does not exist");
-            }
-            check(r, "opening pool " + config.pool());
-            ioctx = out.get(ADDRESS, 0);
+            ioctx = RbdClient.pool(arena, cluster, config);
             long gid = (long) LibRados.call(LibRados.GET_INSTANCE_ID, cluster);
             check(LibRados.callInt(LibRados.GETADDRS, cluster, out), "rados_getaddrs");
             MemorySegment s = out.get(ADDRESS, 0);
@@ -124,13 +100,6 @@ final class RadosClient {
     void shutdown() {
         Native.v(LibRbd.RADOS_IOCTX_DESTROY, ioctx);
         Native.v(LibRbd.RADOS_SHUTDOWN, cluster);
-    }
-
-    private static void confSet(Arena arena, MemorySegment cluster, String key, String value) throws IOException {
-        int r = Native.i(LibRbd.RADOS_CONF_SET, cluster, arena.allocateFrom(key), arena.allocateFrom(value));
-        if (r < 0) {
-            throw new IOException("Ceph option " + key + "=" + value + " refused: " + Errno.name(r));
-        }
     }
 
     private static void check(long r, String what) throws IOException {

@@ -35,42 +35,14 @@ record RbdClient(MemorySegment cluster, MemorySegment ioctx, MemorySegment image
         MemorySegment image = MemorySegment.NULL;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            MemorySegment id = config.id() == null ? MemorySegment.NULL : arena.allocateFrom(config.id());
-            check(Native.i(LibRbd.RADOS_CREATE, out, id), "rados_create" + (config.id() == null ? "" : " for client." + config.id()));
-            cluster = out.get(ADDRESS, 0);
-            MemorySegment confPath = config.conf() == null ? MemorySegment.NULL : arena.allocateFrom(config.conf());
-            check(Native.i(LibRbd.RADOS_CONF_READ_FILE, cluster, confPath),
-                    "reading the Ceph configuration " + (config.conf() == null ? "(default search)" : config.conf()));
-            if (config.keyring() != null) {
-                confSet(arena, cluster, "keyring", config.keyring());
-            }
-            if (config.opTimeoutSeconds() > 0) {
-                String t = Integer.toString(config.opTimeoutSeconds());
-                // a dead cluster answers ETIMEDOUT (BUSY) instead of leaving commands hanging forever
-                confSet(arena, cluster, "rados_osd_op_timeout", t);
-                confSet(arena, cluster, "rados_mon_op_timeout", t);
-                confSet(arena, cluster, "client_mount_timeout", t);
-            }
-            // librbd copies a write's data before rbd_aio_write2 returns, so the caller's Data-Out buffer can go to
-            // it directly (RbdImage.startWrite) and be reused at once, even when the watchdog answers before librbd
-            confSet(arena, cluster, "rbd_disable_zero_copy_writes", "true");
-            // Discards must zero what they cover, also partial objects, for LBPRZ = 1 (SBC-4 §4.7.4.5)
-            confSet(arena, cluster, "rbd_skip_partial_discard", "false");
-            for (Map.Entry<String, String> e : config.options().entrySet()) {
-                confSet(arena, cluster, e.getKey(), e.getValue());
-            }
+            cluster = configured(arena, config, true);
             check(Native.i(LibRbd.RADOS_CONNECT, cluster), "connecting to the Ceph cluster"
                     + (config.conf() == null ? "" : " of " + config.conf()));
             if (staleAddress != null) {
                 unblocklist(cluster, config.spec(), staleAddress);
             }
-            int r = Native.i(LibRbd.RADOS_IOCTX_CREATE, cluster, arena.allocateFrom(config.pool()), out);
-            if (r == -Errno.ENOENT) {
-                throw new IOException("pool '" + config.pool() + "' does not exist");
-            }
-            check(r, "opening pool " + config.pool());
-            ioctx = out.get(ADDRESS, 0);
-            r = Native.i(LibRbd.RBD_OPEN, ioctx, arena.allocateFrom(config.image()), out, MemorySegment.NULL);
+            ioctx = pool(arena, cluster, config);
+            int r = Native.i(LibRbd.RBD_OPEN, ioctx, arena.allocateFrom(config.image()), out, MemorySegment.NULL);
             if (r == -Errno.ENOENT) {
                 throw new IOException("image '" + config.spec() + "' does not exist");
             }
@@ -162,6 +134,61 @@ record RbdClient(MemorySegment cluster, MemorySegment ioctx, MemorySegment image
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+    }
+
+    /**
+     * A new RADOS client handle (not yet connected) configured from {@code config}: its conf file, id, keyring and
+     * op timeouts, then the config's options. For an image's client ({@code forImage}) also the librbd settings the
+     * backstore relies on; another client (the reservation store's) gets no {@code rbd_*} option. On failure the
+     * handle is shut down and the exception thrown.
+     */
+    static MemorySegment configured(Arena arena, RbdConfig config, boolean forImage) throws IOException {
+        MemorySegment out = arena.allocate(ADDRESS);
+        MemorySegment id = config.id() == null ? MemorySegment.NULL : arena.allocateFrom(config.id());
+        check(Native.i(LibRbd.RADOS_CREATE, out, id), "rados_create" + (config.id() == null ? "" : " for client." + config.id()));
+        MemorySegment cluster = out.get(ADDRESS, 0);
+        try {
+            MemorySegment confPath = config.conf() == null ? MemorySegment.NULL : arena.allocateFrom(config.conf());
+            check(Native.i(LibRbd.RADOS_CONF_READ_FILE, cluster, confPath),
+                    "reading the Ceph configuration " + (config.conf() == null ? "(default search)" : config.conf()));
+            if (config.keyring() != null) {
+                confSet(arena, cluster, "keyring", config.keyring());
+            }
+            if (config.opTimeoutSeconds() > 0) {
+                String t = Integer.toString(config.opTimeoutSeconds());
+                // a dead cluster answers ETIMEDOUT (BUSY) instead of leaving commands hanging forever
+                confSet(arena, cluster, "rados_osd_op_timeout", t);
+                confSet(arena, cluster, "rados_mon_op_timeout", t);
+                confSet(arena, cluster, "client_mount_timeout", t);
+            }
+            if (forImage) {
+                // librbd copies a write's data before rbd_aio_write2 returns, so the caller's Data-Out buffer can go
+                // to it directly (RbdImage.startWrite) and be reused at once, even when the watchdog answers first
+                confSet(arena, cluster, "rbd_disable_zero_copy_writes", "true");
+                // Discards must zero what they cover, also partial objects, for LBPRZ = 1 (SBC-4 §4.7.4.5)
+                confSet(arena, cluster, "rbd_skip_partial_discard", "false");
+            }
+            for (Map.Entry<String, String> e : config.options().entrySet()) {
+                if (forImage || !e.getKey().startsWith("rbd_")) { // librbd's options mean nothing to other clients
+                    confSet(arena, cluster, e.getKey(), e.getValue());
+                }
+            }
+            return cluster;
+        } catch (IOException | RuntimeException | Error e) {
+            Native.v(LibRbd.RADOS_SHUTDOWN, cluster);
+            throw e;
+        }
+    }
+
+    /** The I/O context of {@code config}'s pool on the connected {@code cluster}. */
+    static MemorySegment pool(Arena arena, MemorySegment cluster, RbdConfig config) throws IOException {
+        MemorySegment out = arena.allocate(ADDRESS);
+        int r = Native.i(LibRbd.RADOS_IOCTX_CREATE, cluster, arena.allocateFrom(config.pool()), out);
+        if (r == -Errno.ENOENT) {
+            throw new IOException("pool '" + config.pool() + "' does not exist");
+        }
+        check(r, "opening pool " + config.pool());
+        return out.get(ADDRESS, 0);
     }
 
     private static void confSet(Arena arena, MemorySegment cluster, String key, String value) throws IOException {
