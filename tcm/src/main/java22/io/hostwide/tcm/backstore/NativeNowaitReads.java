@@ -140,23 +140,12 @@ final class NativeNowaitReads implements NowaitReads {
         if (!dst.isDirect() || len == 0) {
             return len == 0 ? 0 : WOULD_BLOCK; // heap memory cannot be handed to the kernel without a copy
         }
-        MemorySegment scratch = SCRATCH.get();
-        MemorySegment state = scratch.asSlice(IOVEC_BYTES, CAPTURE.byteSize());
-        scratch.set(ADDRESS, 0, MemorySegment.ofBuffer(dst)); // position..limit of dst
-        scratch.set(JAVA_LONG, 8, len);
-        long r;
-        if (!file.enter()) {
+        long r = transfer(false, offset, dst, len);
+        if (r == CLOSING) {
             return WOULD_BLOCK; // the queued read answers: the backstore is closing
         }
-        try {
-            do {
-                r = preadv2(state, file.fd(), scratch, 1, offset, flags);
-            } while (r < 0 && errno(state) == EINTR);
-        } finally {
-            file.exit();
-        }
         if (r < 0) {
-            int e = errno(state);
+            int e = (int) -r;
             if (e == EAGAIN) {
                 return WOULD_BLOCK;
             }
@@ -175,23 +164,12 @@ final class NativeNowaitReads implements NowaitReads {
         if (!src.isDirect() || writesRefused) {
             return WOULD_BLOCK;
         }
-        MemorySegment scratch = SCRATCH.get();
-        MemorySegment state = scratch.asSlice(IOVEC_BYTES, CAPTURE.byteSize());
-        scratch.set(ADDRESS, 0, MemorySegment.ofBuffer(src)); // position..limit of src
-        scratch.set(JAVA_LONG, 8, len);
-        long r;
-        if (!file.enter()) {
+        long r = transfer(true, offset, src, len);
+        if (r == CLOSING) {
             return WOULD_BLOCK; // the queued write answers: the backstore is closing
         }
-        try {
-            do {
-                r = pwritev2(state, file.fd(), scratch, 1, offset, flags);
-            } while (r < 0 && errno(state) == EINTR);
-        } finally {
-            file.exit();
-        }
         if (r < 0) {
-            int e = errno(state);
+            int e = (int) -r;
             if (e == EAGAIN) {
                 return WOULD_BLOCK;
             }
@@ -224,6 +202,33 @@ final class NativeNowaitReads implements NowaitReads {
 
     @Override
     public void close() throws IOException { file.close(); }
+
+    /** {@link #transfer}'s answer when the backstore is closing and the call was not made. */
+    private static final long CLOSING = Long.MIN_VALUE;
+
+    /**
+     * One preadv2 ({@code write} false) or pwritev2 of {@code len} bytes from {@code buf}'s position at
+     * {@code offset}, retried on EINTR: the bytes transferred, -errno, or {@link #CLOSING}.
+     */
+    private long transfer(boolean write, long offset, ByteBuffer buf, int len) {
+        MemorySegment scratch = SCRATCH.get();
+        MemorySegment state = scratch.asSlice(IOVEC_BYTES, CAPTURE.byteSize());
+        scratch.set(ADDRESS, 0, MemorySegment.ofBuffer(buf)); // position..limit of buf
+        scratch.set(JAVA_LONG, 8, len);
+        if (!file.enter()) {
+            return CLOSING;
+        }
+        long r;
+        try {
+            do {
+                r = write ? pwritev2(state, file.fd(), scratch, 1, offset, flags)
+                        : preadv2(state, file.fd(), scratch, 1, offset, flags);
+            } while (r < 0 && errno(state) == EINTR);
+            return r < 0 ? -errno(state) : r;
+        } finally {
+            file.exit();
+        }
+    }
 
     // invokeExact needs the exact static types, hence one wrapper per function.
 
