@@ -905,6 +905,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
                 if (leaveOldClient) { // rbd_update_unwatch and rbd_close would wait for the operations left behind
                     watchHandle = -1;
                     leaveOldClient = false;
+                    staleAddress = null; // it stays blocklisted: the operations left behind must never land
                 } else {
                     if (watchHandle >= 0) {
                         Native.i(LibRbd.RBD_UPDATE_UNWATCH, image, watchHandle);
