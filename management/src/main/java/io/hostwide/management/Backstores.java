@@ -166,6 +166,11 @@ public final class Backstores {
             throw new ConfigKeyException(at, ": cannot reach the shared reservation state of " + config.spec() + ": "
                     + e.getMessage() + " (\"reservations\": \"local\" keeps them in this gateway only)", e);
         }
+        if (d.backstore() instanceof SharedOwnership.Source src && src.sharedOwnership() instanceof SharedOwnership o) {
+            // fencing this gateway as a silent watcher then blocklists its image client too (issue 16)
+            store.imageClient(o::clientAddress);
+            o.onClientChange(store::refreshWatchers);
+        }
         try {
             d.reservations().share(store, gatewayId);
         } catch (ReservationStore.UnavailableException e) {

@@ -397,6 +397,7 @@ public final class TargetAssembly implements AutoCloseable {
                 }
             }
         });
+        Gateways.reconcile(current.gateway(), ports.values(), gateways, changes::add); // before their stores close
         removeBackstores(next, changes);
         if (!Objects.equals(current.discoveryAuth(), next.discoveryAuth())) {
             server.discoveryChap(chapOf(next.discoveryAuth()));

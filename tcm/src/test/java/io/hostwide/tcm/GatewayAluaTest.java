@@ -11,8 +11,10 @@ import io.hostwide.tcm.spi.SharedOwnership;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,6 +33,8 @@ class GatewayAluaTest {
         String holder;
         final Map<String, String> table = new TreeMap<>();
         boolean refuseTakeover;
+        /** The clients that have the image open (its header's watchers); a killed gateway's leaves. */
+        final Set<String> live = new HashSet<>();
     }
 
     /** One gateway's client of the fake image. */
@@ -41,6 +45,35 @@ class GatewayAluaTest {
         FakeLock(FakeImage image, String me) {
             this.image = image;
             this.me = me;
+            synchronized (image) {
+                image.live.add(me);
+            }
+        }
+
+        @Override
+        public void remove(String key) {
+            synchronized (image) {
+                image.table.remove(key);
+            }
+        }
+
+        @Override
+        public void release() {
+            synchronized (image) {
+                if (me.equals(image.holder)) {
+                    image.holder = null;
+                }
+            }
+        }
+
+        @Override
+        public String clientId() { return me; }
+
+        @Override
+        public Set<String> liveClients() {
+            synchronized (image) {
+                return new HashSet<>(image.live);
+            }
         }
 
         @Override
@@ -149,8 +182,8 @@ class GatewayAluaTest {
             assertThat(a.alua.owner()).isTrue();
             assertThat(b.alua.owner()).isFalse();
             assertThat(image.table).containsEntry(GatewayAlua.OWNER_KEY, "1")
-                    .containsEntry(GatewayAlua.GATEWAY_PREFIX + "1", "name=gw-a;rtpi=1")
-                    .containsEntry(GatewayAlua.GATEWAY_PREFIX + "2", "name=gw-b;rtpi=1");
+                    .containsEntry(GatewayAlua.GATEWAY_PREFIX + "1", "name=gw-a;rtpi=1;client=gw-a")
+                    .containsEntry(GatewayAlua.GATEWAY_PREFIX + "2", "name=gw-b;rtpi=1;client=gw-b");
             assertThat(a.state(1)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
             assertThat(a.state(2)).isEqualTo(AluaAccessState.ACTIVE_NON_OPTIMIZED);
             assertThat(b.state(1)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
@@ -240,6 +273,100 @@ class GatewayAluaTest {
             assertThat(b.alua.owner()).isFalse();
             assertThat(b.state(2)).isEqualTo(AluaAccessState.STANDBY);
             assertThat(a.alua.owner()).isTrue();
+        }
+    }
+
+    /** Issue 16: a gateway that stops cleanly leaves the table and hands the lock over without a fence. */
+    @Test
+    void aCleanStopRemovesTheEntryReleasesTheLockAndASurvivorTakesIt() {
+        FakeImage image = new FakeImage();
+        Gw a = new Gw(image, "gw-a", 1, GatewayAlua.Mode.EXPLICIT); // first up: the owner
+        try (Gw b = new Gw(image, "gw-b", 2, GatewayAlua.Mode.EXPLICIT)) {
+            a.alua.poll();
+            b.alua.poll();
+            assertThat(a.alua.owner()).isTrue();
+            assertThat(b.h.device.alua().group(1)).isNotNull();
+            a.close();
+            synchronized (image) {
+                assertThat(image.table).doesNotContainKeys(GatewayAlua.GATEWAY_PREFIX + "1", GatewayAlua.OWNER_KEY);
+                assertThat(image.holder).as("released, not left to be broken").isNull();
+            }
+            b.alua.poll();
+            assertThat(b.alua.owner()).as("the first survivor to poll takes the released lock").isTrue();
+            assertThat(image.table).containsEntry(GatewayAlua.OWNER_KEY, "2");
+            assertThat(b.state(2)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
+            assertThat(b.h.device.alua().group(1)).as("gw-a's group no longer reported").isNull();
+            b.nexus.drainUnitAttentions();
+            byte[] d = b.rtpg(); // groups 0 (no port) and 2 (A/O, one port)
+            assertThat(d).hasSize(4 + 8 + 12);
+            assertThat(d[12] & 0x0F).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
+            assertThat(d[15]).isEqualTo((byte) 2);
+        }
+    }
+
+    /** Issue 16: a SIGKILLed gateway is Offline once its client is gone a few polls, then pruned by the owner. */
+    @Test
+    void aDeadGatewayIsOfflineThenPrunedByTheOwner() {
+        FakeImage image = new FakeImage();
+        try (Gw a = new Gw(image, "gw-a", 1, GatewayAlua.Mode.IMPLICIT);
+             Gw b = new Gw(image, "gw-b", 2, GatewayAlua.Mode.IMPLICIT)) {
+            a.alua.poll();
+            b.alua.poll();
+            synchronized (image) {
+                image.live.remove("gw-b"); // killed: its watch timed out; its entry stays
+            }
+            for (int i = 1; i < GatewayAlua.DEAD_POLLS; i++) {
+                a.alua.poll();
+                assertThat(a.state(2)).as("missing from %d poll(s): not dead yet", i)
+                        .isEqualTo(AluaAccessState.ACTIVE_NON_OPTIMIZED);
+            }
+            a.nexus.drainUnitAttentions();
+            a.alua.poll();
+            assertThat(a.state(2)).isEqualTo(AluaAccessState.OFFLINE);
+            assertThat(a.nexus.drainUnitAttentions()).contains(Asc.ASYMMETRIC_ACCESS_STATE_CHANGED);
+            byte[] d = a.rtpg(); // groups 0, 1 (A/O), 2 (Offline, its port still listed)
+            assertThat(d).hasSize(4 + 8 + 12 + 12);
+            assertThat(d[24] & 0x0F).isEqualTo(AluaAccessState.OFFLINE);
+            assertThat(d[27]).isEqualTo((byte) 2);
+            assertThat(d[35]).isEqualTo((byte) 1);
+            assertThat(image.table).containsKey(GatewayAlua.GATEWAY_PREFIX + "2");
+            for (int i = GatewayAlua.DEAD_POLLS; i < GatewayAlua.PRUNE_POLLS; i++) {
+                a.alua.poll();
+            }
+            assertThat(image.table).as("pruned by the owner").doesNotContainKey(GatewayAlua.GATEWAY_PREFIX + "2");
+            a.alua.poll();
+            assertThat(a.h.device.alua().group(2)).as("no longer reported").isNull();
+            synchronized (image) {
+                image.live.add("gw-b"); // back (a restart): it registers again and is reported again
+            }
+            b.alua.poll();
+            a.alua.poll();
+            assertThat(a.state(2)).isEqualTo(AluaAccessState.ACTIVE_NON_OPTIMIZED);
+        }
+    }
+
+    /** A dead owner: the others report no Active/Optimized group, and an implicit write still takes over. */
+    @Test
+    void aDeadOwnerIsOfflineAndAWriteElsewhereTakesOver() throws Exception {
+        FakeImage image = new FakeImage();
+        try (Gw a = new Gw(image, "gw-a", 1, GatewayAlua.Mode.IMPLICIT);
+             Gw b = new Gw(image, "gw-b", 2, GatewayAlua.Mode.IMPLICIT)) {
+            a.alua.poll();
+            b.alua.poll();
+            synchronized (image) {
+                image.live.remove("gw-a"); // the owner dies holding the lock
+            }
+            for (int i = 0; i < GatewayAlua.DEAD_POLLS; i++) {
+                b.alua.poll();
+            }
+            assertThat(b.state(1)).isEqualTo(AluaAccessState.OFFLINE);
+            assertThat(b.state(2)).isEqualTo(AluaAccessState.ACTIVE_NON_OPTIMIZED);
+            b.nexus.drainUnitAttentions();
+            TestFabric.Result w = b.nexus.out(Harness.write10(0, 1), Harness.pattern(512, 1));
+            assertThat(w.ascAscq()).isEqualTo(Asc.LOGICAL_UNIT_NOT_READY_ASYMMETRIC_ACCESS_STATE_TRANSITION);
+            awaitOwner(b);
+            assertThat(b.state(2)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
+            assertThat(b.state(1)).isEqualTo(AluaAccessState.OFFLINE);
         }
     }
 }

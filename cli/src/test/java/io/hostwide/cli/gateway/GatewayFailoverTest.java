@@ -71,7 +71,8 @@ class GatewayFailoverTest {
         script = Path.of("..", "bin", "ceph-test-cluster").toAbsolutePath().normalize();
         cluster = Files.createTempDirectory("hostwide-ceph-gateways-");
         Process p = new ProcessBuilder(script.toString(), "start", cluster.toString(), "--image", "gwi:64M",
-                "--image", "gwe:64M", "--image", "gwf:64M").redirectErrorStream(true).start();
+                "--image", "gwe:64M", "--image", "gwf:64M", "--image", "gwl:64M", "--image", "gwk:64M",
+                "--image", "gwr0:64M", "--image", "gwr1:64M").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(240, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
@@ -120,6 +121,11 @@ class GatewayFailoverTest {
     }
 
     private Gateway serve(String name, int portGroup, String alua, String image) throws Exception {
+        return serve(name, portGroup, alua, image, name);
+    }
+
+    /** {@code run} names this run's admin socket: a killed gateway leaves its socket file behind. */
+    private Gateway serve(String name, int portGroup, String alua, String image, String run) throws Exception {
         Path config = dir.resolve(name + ".json");
         Files.writeString(config, """
                 {
@@ -133,7 +139,7 @@ class GatewayFailoverTest {
         Process p = new ProcessBuilder(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), "io.hostwide.cli.Main", "serve",
                 "--config", config.toString(), "--listen", "127.0.0.1:0",
-                "--admin-socket", dir.resolve(name + ".sock").toString()).redirectErrorStream(true).start();
+                "--admin-socket", dir.resolve(run + ".sock").toString()).redirectErrorStream(true).start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> {
             try (var in = p.inputReader(StandardCharsets.UTF_8)) {
@@ -452,6 +458,172 @@ class GatewayFailoverTest {
         } finally {
             a.process().destroyForcibly();
             a.process().waitFor(10, TimeUnit.SECONDS);
+            b.stop();
+        }
+    }
+
+    /** Polls REPORT TARGET PORT GROUPS through {@code c} until {@code done} holds; the last answer otherwise. */
+    private static Map<Integer, String> groupsUntil(StampClient c, java.util.function.Predicate<Map<Integer, String>> done,
+                                                    int seconds) throws Exception {
+        Map<Integer, String> g = Map.of();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            g = groups(c);
+            if (done.test(g)) {
+                return g;
+            }
+            Thread.sleep(100);
+        }
+        return g;
+    }
+
+    /**
+     * Issue 16, gateway lifecycle: a gateway stopped cleanly (SIGTERM) leaves the shared table and, as the owner,
+     * releases the lock: the survivor stops listing its group and becomes Active/Optimized by itself, before any
+     * write through it.
+     */
+    @Test
+    void aCleanlyStoppedOwnerLeavesAndHandsOver() throws Exception {
+        Gateway a = serve("gw-a", 1, "explicit", "gwl");
+        Gateway b = serve("gw-b", 2, "explicit", "gwl");
+        try (StampClient cb = new StampClient(b.portal(), TARGET, 5000)) {
+            clearUnitAttentions(cb);
+            assertThat(bothGroups(cb)).containsEntry(1, AO + ":[1]").containsEntry(2, STANDBY + ":[2]");
+            a.stop();
+            Map<Integer, String> g = groupsUntil(cb, m -> !m.containsKey(1) && (AO + ":[2]").equals(m.get(2)), 30);
+            System.out.println("RTPG through gw-b after gw-a stopped cleanly: " + g);
+            assertThat(g).as("gw-a's group gone, gw-b Active/Optimized with no STPG").doesNotContainKey(1)
+                    .containsEntry(2, AO + ":[2]");
+            StampClient.Result w = pastUnitAttentions(() -> cb.write(7, stamp("gwl", "B", 7)));
+            System.out.println("first write through gw-b after the hand-over: " + w);
+            writeUntilGood(cb, 7, stamp("gwl", "B", 7));
+            assertStamp(cb, 7, stamp("gwl", "B", 7), "gw-b's write after the hand-over");
+        } finally {
+            a.stop();
+            b.stop();
+        }
+    }
+
+    /**
+     * Issue 16, gateway lifecycle: a SIGKILLed owner is listed Offline (0xE) by the survivor once its client has
+     * left the image (here at once: the takeover blocklists it, which ends its watch).
+     */
+    @Test
+    void aKilledGatewayIsReportedOffline() throws Exception {
+        Gateway a = serve("gw-a", 1, "implicit", "gwk");
+        Gateway b = serve("gw-b", 2, "implicit", "gwk");
+        try (StampClient cb = new StampClient(b.portal(), TARGET, 5000)) {
+            clearUnitAttentions(cb);
+            bothGroups(cb);
+            a.process().destroyForcibly(); // SIGKILL, to the PID this test started
+            a.process().waitFor(10, TimeUnit.SECONDS);
+            writeUntilGood(cb, 3, stamp("gwk", "B", 3)); // the takeover breaks (and blocklists) gw-a's lock
+            Map<Integer, String> g = groupsUntil(cb, m -> ("14:[1]").equals(m.get(1)), 60);
+            System.out.println("RTPG through gw-b after gw-a was killed: " + g);
+            assertThat(g).containsEntry(1, "14:[1]").containsEntry(2, AO + ":[2]");
+        } finally {
+            a.stop();
+            b.stop();
+        }
+    }
+
+    @Test
+    void aRestartedGatewayKeepsTheReservationAptpl0() throws Exception {
+        reservationSurvivesRestart("gwr0", false);
+    }
+
+    @Test
+    void aRestartedGatewayKeepsTheReservationAptpl1() throws Exception {
+        reservationSurvivesRestart("gwr1", true);
+    }
+
+    private static final String INITIATOR_X = "iqn.2026-12.io.hostwide:pr-x";
+    private static final String INITIATOR_Y = "iqn.2026-12.io.hostwide:pr-y";
+    private static final int RESERVATION_CONFLICT = 0x18;
+
+    /** PR OUT, again after unit attentions. */
+    private static StampClient.Result prOut(StampClient c, int action, int type, long key, long sakey, boolean aptpl)
+            throws IOException {
+        return pastUnitAttentions(() -> c.persistentReserveOut(action, type, key, sakey, aptpl));
+    }
+
+    /** READ RESERVATION as "key/type", or "none". */
+    private static String reservation(StampClient c) throws IOException {
+        StampClient.Result r = pastUnitAttentions(c::readReservation);
+        assertThat(r.good()).as("READ RESERVATION: %s", r).isTrue();
+        byte[] d = r.data();
+        int len = (d[4] & 0xFF) << 24 | (d[5] & 0xFF) << 16 | (d[6] & 0xFF) << 8 | (d[7] & 0xFF);
+        if (len == 0) {
+            return "none";
+        }
+        long key = 0;
+        for (int i = 0; i < 8; i++) {
+            key = key << 8 | (d[8 + i] & 0xFF);
+        }
+        return Long.toHexString(key) + "/" + (d[21] & 0x0F);
+    }
+
+    /** A write until it ends otherwise than a unit attention, NOT READY or BUSY (an ALUA takeover under way). */
+    private static StampClient.Result writePastTransitions(StampClient c, long lba, byte[] block) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        StampClient.Result r;
+        do {
+            r = c.write(lba, block);
+            if (r.status() == StampClient.CHECK_CONDITION && (r.senseKey() == 0x6 || r.senseKey() == 0x2)
+                    || r.status() == 0x08) {
+                Thread.sleep(10);
+                continue;
+            }
+            return r;
+        } while (System.nanoTime() < deadline);
+        return r;
+    }
+
+    /**
+     * Issue 16, acceptance: "a gateway restarted in the middle of a reservation keeps it". Initiator X registers
+     * and reserves (Write Exclusive) through gw-a; gw-a is SIGKILLed and started again with the same config; the
+     * reservation is still there through gw-a and gw-b, X still writes through gw-a, and initiator Y, registered
+     * through gw-b, still gets RESERVATION CONFLICT on both gateways.
+     */
+    private void reservationSurvivesRestart(String image, boolean aptpl) throws Exception {
+        Gateway a = serve("gw-a", 1, "implicit", image);
+        Gateway b = serve("gw-b", 2, "implicit", image);
+        Gateway a2 = null;
+        long keyX = 0xAAAA0000L + (aptpl ? 1 : 0);
+        long keyY = 0xBBBB0000L;
+        try {
+            try (StampClient x = new StampClient(a.portal(), TARGET, 5000, INITIATOR_X)) {
+                clearUnitAttentions(x);
+                assertThat(prOut(x, 0, 0, 0, keyX, aptpl).good()).as("REGISTER through gw-a").isTrue();
+                assertThat(prOut(x, 1, 1, keyX, 0, false).good()).as("RESERVE through gw-a").isTrue();
+                assertThat(reservation(x)).isEqualTo(Long.toHexString(keyX) + "/1");
+            }
+            a.process().destroyForcibly(); // SIGKILL, to the PID this test started
+            a.process().waitFor(10, TimeUnit.SECONDS);
+            a2 = serve("gw-a", 1, "implicit", image, "gw-a-restarted");
+            try (StampClient x = new StampClient(a2.portal(), TARGET, 5000, INITIATOR_X);
+                 StampClient yb = new StampClient(b.portal(), TARGET, 5000, INITIATOR_Y)) {
+                clearUnitAttentions(x);
+                clearUnitAttentions(yb);
+                assertThat(reservation(x)).as("through the restarted gw-a").isEqualTo(Long.toHexString(keyX) + "/1");
+                assertThat(reservation(yb)).as("through gw-b").isEqualTo(Long.toHexString(keyX) + "/1");
+                assertThat(prOut(yb, 0, 0, 0, keyY, false).good()).as("Y registers through gw-b").isTrue();
+                StampClient.Result w = writePastTransitions(yb, 9, stamp(image, "Y", 9));
+                assertThat(w.status()).as("Y's write through gw-b: %s", w).isEqualTo(RESERVATION_CONFLICT);
+                StampClient.Result wx = writePastTransitions(x, 9, stamp(image, "X", 9));
+                assertThat(wx.good()).as("X (the holder) writes through the restarted gw-a: %s", wx).isTrue();
+                try (StampClient ya = new StampClient(a2.portal(), TARGET, 5000, INITIATOR_Y)) {
+                    clearUnitAttentions(ya);
+                    StampClient.Result w2 = writePastTransitions(ya, 9, stamp(image, "Y", 9));
+                    assertThat(w2.status()).as("Y's write through gw-a: %s", w2).isEqualTo(RESERVATION_CONFLICT);
+                }
+                assertStamp(yb, 9, stamp(image, "X", 9), "the holder's write");
+            }
+        } finally {
+            if (a2 != null) {
+                a2.stop();
+            }
+            a.stop();
             b.stop();
         }
     }

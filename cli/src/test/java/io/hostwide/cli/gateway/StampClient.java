@@ -53,14 +53,28 @@ final class StampClient implements AutoCloseable {
     private int itt = 1;
 
     StampClient(InetSocketAddress portal, String target, int timeoutMillis) throws IOException {
+        this(portal, target, timeoutMillis, "iqn.2026-12.io.hostwide:failover-client",
+                0x400000000000L | (System.nanoTime() & 0xFFFFFF));
+    }
+
+    /**
+     * As initiator port {@code initiator} with an ISID of its own that stays the same across logins, as a real
+     * initiator's does: its persistent reservations' I_T nexus is the same after it logs in again.
+     */
+    StampClient(InetSocketAddress portal, String target, int timeoutMillis, String initiator) throws IOException {
+        this(portal, target, timeoutMillis, initiator, 0x400000000000L | (initiator.hashCode() & 0xFFFFFF));
+    }
+
+    private StampClient(InetSocketAddress portal, String target, int timeoutMillis, String initiator, long isid)
+            throws IOException {
         socket = new Socket();
         socket.connect(portal, timeoutMillis);
         socket.setSoTimeout(timeoutMillis);
         in = new DataInputStream(socket.getInputStream());
         out = socket.getOutputStream();
-        String keys = "InitiatorName=iqn.2026-12.io.hostwide:failover-client\0TargetName=" + target
+        String keys = "InitiatorName=" + initiator + "\0TargetName=" + target
                 + "\0SessionType=Normal\0ImmediateData=Yes\0InitialR2T=No\0";
-        send(new LoginRequest(true, false, 1, 3, 0, 0, 0x400000000000L | (System.nanoTime() & 0xFFFFFF), 0, itt++,
+        send(new LoginRequest(true, false, 1, 3, 0, 0, isid, 0, itt++,
                 0, cmdSn, 0, ByteBuffer.wrap(keys.getBytes(StandardCharsets.UTF_8))));
         LoginResponse r = (LoginResponse) receive();
         if (r.statusClass() != 0) {
@@ -99,6 +113,27 @@ final class StampClient implements AutoCloseable {
         byte[] list = {0, 0, 0, 0, (byte) state, 0, (byte) (group >>> 8), (byte) group};
         byte[] cdb = {(byte) 0xa4, 0x0a, 0, 0, 0, 0, 0, 0, 0, (byte) list.length, 0, 0};
         return command(cdb, 0, list);
+    }
+
+    /**
+     * PERSISTENT RESERVE OUT (SPC-4 §6.16) with a basic 24-byte parameter list: {@code action} 0 REGISTER,
+     * 1 RESERVE, 2 RELEASE; {@code type} 1 Write Exclusive, 3 Exclusive Access.
+     */
+    Result persistentReserveOut(int action, int type, long key, long serviceActionKey, boolean aptpl)
+            throws IOException {
+        byte[] list = new byte[24];
+        for (int i = 0; i < 8; i++) {
+            list[i] = (byte) (key >>> (56 - 8 * i));
+            list[8 + i] = (byte) (serviceActionKey >>> (56 - 8 * i));
+        }
+        list[20] = (byte) (aptpl ? 1 : 0);
+        byte[] cdb = {0x5f, (byte) action, (byte) type, 0, 0, 0, 0, 0, (byte) list.length, 0};
+        return command(cdb, 0, list);
+    }
+
+    /** PERSISTENT RESERVE IN READ RESERVATION (SPC-4 §6.15.3). */
+    Result readReservation() throws IOException {
+        return command(new byte[]{0x5e, 1, 0, 0, 0, 0, 0, 0x01, 0, 0}, 0x100, null);
     }
 
     private Result command(byte[] cdb, int readLength, byte[] data) throws IOException {

@@ -9,9 +9,9 @@ import io.hostwide.tcm.spi.SenseReason;
 import io.hostwide.tcm.spi.SharedOwnership;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,13 +37,23 @@ import java.util.logging.Logger;
  * fences it (librbd blocklists it), then takes the lock. A gateway that notices at its next poll that it no longer
  * owns the LU moves its group to the non-owner state, with ASYMMETRIC ACCESS STATE CHANGED for its nexuses.
  *
+ * <p>Lifecycle ({@link GatewayTable}): each entry names the gateway's client of the storage; a gateway whose client
+ * has left the storage (RBD: the image's watchers) for a few polls is dead, its group is reported Offline, and the
+ * owner removes its entry a while later. A gateway that stops cleanly ({@link #close()}) removes its entry and, as
+ * the owner, the owner key, then releases the lock: the others see no owner and the first to poll takes it, with
+ * nobody fenced.
+ *
  * <p>Threads: one daemon thread per LU runs the polls and takeovers (they block on the cluster); the I/O path only
  * reads {@link #owner}, a volatile.
  */
 public final class GatewayAlua implements SharedAccess, AutoCloseable {
     private static final Logger LOG = Logger.getLogger("io.hostwide.tcm.alua");
     /** The shared table's keys. */
-    public static final String GATEWAY_PREFIX = "hostwide.gw.";
+    public static final String GATEWAY_PREFIX = GatewayTable.GATEWAY_PREFIX;
+    /** Polls in a row a gateway's client must be missing to count as dead (2 s at 500 ms). */
+    public static final int DEAD_POLLS = 4;
+    /** Polls in a row after which the owner removes a dead gateway's entry (60 s at 500 ms). */
+    public static final int PRUNE_POLLS = 120;
     public static final String OWNER_KEY = "hostwide.alua.owner";
 
     /** How a non-owner gateway's group is reported, and what moves ownership to it. */
@@ -63,6 +73,14 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     private final List<Integer> localPorts;
     private final ScheduledExecutorService thread;
     private final AtomicBoolean taking = new AtomicBoolean();
+    private final GatewayTable liveness = new GatewayTable(DEAD_POLLS, PRUNE_POLLS);
+    /** The other gateways' groups this gateway added from the table (policy thread). */
+    private final Set<Integer> remoteGroups = new java.util.HashSet<>();
+    /** The groups whose gateway is dead at the last poll (policy thread). */
+    private Set<Integer> dead = Set.of();
+    /** This gateway's client of the storage, as its entry names it; refreshed at every poll. */
+    private String clientId;
+    private boolean closed;
     /** Whether this gateway owned the LU at the last poll or takeover; read by the I/O path. */
     private volatile boolean owner;
 
@@ -109,6 +127,9 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
 
     public Mode mode() { return mode; }
 
+    /** The LU this policy runs for. */
+    public Device device() { return device; }
+
     /** Whether this gateway owned the LU at the last poll (or takeover). */
     public boolean owner() { return owner; }
 
@@ -118,11 +139,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
 
     /** This gateway's entry in the shared table. */
     String registration() {
-        StringBuilder sb = new StringBuilder("name=").append(gatewayName).append(";rtpi=");
-        for (int i = 0; i < localPorts.size(); i++) {
-            sb.append(i == 0 ? "" : ",").append(localPorts.get(i));
-        }
-        return sb.toString();
+        return GatewayTable.format(gatewayName, localPorts, clientId);
     }
 
     /** One poll now, on the caller's thread (tests; the policy's own thread polls every {@code pollMillis}). */
@@ -133,7 +150,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     /** One poll: ownership, the shared table, then every group's state. On the policy's thread. */
     private synchronized void refresh() {
         try {
-            if (taking.get()) {
+            if (taking.get() || closed) {
                 return; // the takeover publishes the states when it ends
             }
             boolean own;
@@ -143,19 +160,31 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
                 own = false;
             }
             Map<String, String> table = null;
+            Set<String> live = null;
             try {
+                clientId = ownership.clientId();
                 table = ownership.entries("hostwide.");
+                live = ownership.liveClients();
             } catch (IOException e) {
                 LOG.fine(device.name() + ": " + e.getMessage());
             }
             int ownerGroup = own ? local.id() : -1;
             if (table != null) {
+                Map<Integer, GatewayTable.Entry> gateways = GatewayTable.gateways(table);
+                dead = liveness.update(gateways, live, local.id());
                 ownerGroup = own ? local.id() : parseInt(table.get(OWNER_KEY));
-                if (!own && ownerGroup == local.id()) {
-                    ownerGroup = -1; // we lost it and the new owner has not said so yet
+                if (!own && (ownerGroup == local.id() || dead.contains(ownerGroup))) {
+                    ownerGroup = -1; // we lost it and the new owner has not said so yet, or the owner died
+                }
+                if (!own && !table.containsKey(OWNER_KEY) && takeIfNobodyOwns()) {
+                    own = true; // the owner stopped cleanly and released the lock: the first to poll takes it
+                    ownerGroup = local.id();
                 }
                 publishTable(table, own);
-                addRemoteGroups(table);
+                if (own) {
+                    prune(gateways);
+                }
+                addRemoteGroups(gateways);
             }
             apply(own, ownerGroup);
         } catch (RuntimeException e) { // a scheduled task that throws is never run again
@@ -178,30 +207,55 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
         }
     }
 
-    /** The other gateways' groups, with their ports, as the table lists them. */
-    private void addRemoteGroups(Map<String, String> table) {
-        for (Map.Entry<String, String> e : table.entrySet()) {
-            if (!e.getKey().startsWith(GATEWAY_PREFIX)) {
-                continue;
+    /** Takes the storage when nobody holds it (never breaking a hold); false when it cannot be read or taken. */
+    private boolean takeIfNobodyOwns() {
+        try {
+            if (!ownership.anyOwner() && ownership.tryTake()) {
+                LOG.info(device.name() + ": nobody held " + ownership.identity() + " (its owner stopped); gateway "
+                        + gatewayName + " took it");
+                return true; // the owner key follows in publishTable
             }
-            int id = parseInt(e.getKey().substring(GATEWAY_PREFIX.length()));
-            if (id < 1 || id > 0xFFFF || id == local.id()) {
-                continue;
-            }
-            String name = "gateway";
-            List<Integer> ports = new ArrayList<>();
-            for (String field : e.getValue().split(";")) {
-                if (field.startsWith("name=")) {
-                    name = field.substring(5);
-                } else if (field.startsWith("rtpi=")) {
-                    for (String p : field.substring(5).split(",")) {
-                        int rtpi = parseInt(p);
-                        if (rtpi >= 1 && rtpi <= 0xFFFF) {
-                            ports.add(rtpi);
-                        }
-                    }
+        } catch (IOException e) {
+            LOG.fine(device.name() + ": not taking the released lock: " + e.getMessage());
+        }
+        return false;
+    }
+
+    /** As the owner: removes the entries of gateways dead for {@link #PRUNE_POLLS} polls. */
+    private void prune(Map<Integer, GatewayTable.Entry> gateways) {
+        for (GatewayTable.Entry e : gateways.values()) {
+            if (e.group() != local.id() && liveness.prunable(e.group())) {
+                try {
+                    ownership.remove(GATEWAY_PREFIX + e.group());
+                    LOG.info(device.name() + ": removed dead gateway " + e.name() + " (port group " + e.group()
+                            + ", client " + e.client() + ") from " + ownership.identity());
+                } catch (IOException x) {
+                    LOG.fine(device.name() + ": " + x.getMessage() + " (tried again at the next poll)");
                 }
             }
+        }
+    }
+
+    /**
+     * The other gateways' groups, with their ports, as the table lists them; the groups of gateways that left the
+     * table (stopped cleanly, or pruned dead) are removed.
+     */
+    private void addRemoteGroups(Map<Integer, GatewayTable.Entry> gateways) {
+        for (java.util.Iterator<Integer> it = remoteGroups.iterator(); it.hasNext(); ) {
+            int id = it.next();
+            TargetPortGroup g = alua.group(id);
+            if (!gateways.containsKey(id) && (g == null || alua.removeGroup(g))) {
+                it.remove();
+                LOG.info(device.name() + ": port group " + id + " left the shared table; no longer reported");
+            }
+        }
+        for (GatewayTable.Entry e : gateways.values()) {
+            int id = e.group();
+            if (id == local.id()) {
+                continue;
+            }
+            String name = e.name();
+            List<Integer> ports = e.ports();
             TargetPortGroup g = alua.group(id);
             if (g == null) {
                 try {
@@ -210,6 +264,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
                     g = alua.group(id);
                 }
             }
+            remoteGroups.add(id);
             if (!g.remotePorts().equals(ports)) {
                 g.remotePorts(ports);
             }
@@ -229,11 +284,12 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
             if (g != local && g.remotePorts().isEmpty()) {
                 continue; // the device's default group and groups of no gateway
             }
-            int state = g.id() == ownerGroup ? AluaAccessState.ACTIVE_OPTIMIZED : nonOwnerState();
+            int state = g != local && dead.contains(g.id()) ? AluaAccessState.OFFLINE
+                    : g.id() == ownerGroup ? AluaAccessState.ACTIVE_OPTIMIZED : nonOwnerState();
             if (alua.transition(g, state)) {
-                LOG.info(device.name() + ": port group " + g.id() + " (" + g.name() + ") now "
-                        + (state == AluaAccessState.ACTIVE_OPTIMIZED ? "Active/Optimized" : mode == Mode.IMPLICIT
-                        ? "Active/Non-optimized" : "Standby"));
+                LOG.info(device.name() + ": port group " + g.id() + " (" + g.name() + ") now " + stateName(state)
+                        + (state == AluaAccessState.OFFLINE ? " (its gateway's client left " + ownership.identity()
+                        + ")" : ""));
             }
             AluaAccessState cur = g.accessState();
             if (cur.state() == state && cur.status() != AluaAccessState.STATUS_IMPLICIT) { // same state: no UA
@@ -303,21 +359,48 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
         });
     }
 
-    private static int parseInt(String s) {
-        if (s == null) {
-            return -1;
-        }
-        try {
-            return Integer.parseInt(s.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+    private static String stateName(int state) {
+        return switch (state) {
+            case AluaAccessState.ACTIVE_OPTIMIZED -> "Active/Optimized";
+            case AluaAccessState.ACTIVE_NON_OPTIMIZED -> "Active/Non-optimized";
+            case AluaAccessState.STANDBY -> "Standby";
+            case AluaAccessState.OFFLINE -> "Offline";
+            default -> "state " + state;
+        };
     }
 
-    /** Stops polling; the LU's state stays as last published. */
+    private static int parseInt(String s) {
+        return GatewayTable.parseInt(s);
+    }
+
+    /**
+     * Stops polling and leaves the shared table (a clean stop, or the LU's export removed by a reload): removes this
+     * gateway's entry; as the owner, removes the owner key and releases the lock, so that the others report no dead
+     * owner and the first of them to poll takes the lock without fencing anyone. The LU's state here stays as last
+     * published. Failures are logged: the survivors then find this gateway dead by its client instead.
+     */
     @Override
     public void close() {
         alua.shared(null);
         thread.shutdownNow();
+        synchronized (this) { // after a poll under way
+            if (closed) {
+                return;
+            }
+            closed = true;
+            owner = false;
+            try {
+                ownership.remove(GATEWAY_PREFIX + local.id());
+                if (ownership.isOwner()) {
+                    ownership.remove(OWNER_KEY); // while still the owner: the owner's metadata writes are its own
+                    ownership.release();
+                    LOG.info(device.name() + ": gateway " + gatewayName + " released " + ownership.identity()
+                            + " for the other gateways");
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.warning(device.name() + ": leaving the shared table of " + ownership.identity() + " failed: "
+                        + e.getMessage() + " (the other gateways will find this one gone by its client)");
+            }
+        }
     }
 }

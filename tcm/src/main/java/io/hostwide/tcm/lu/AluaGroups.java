@@ -68,6 +68,26 @@ public final class AluaGroups {
     }
 
     /**
+     * Removes a group that no LUN export of this process is in (another gateway's group that left the shared
+     * table, {@code io.hostwide.tcm.alua.GatewayAlua}); the default group stays.
+     *
+     * @return false when {@code g} is the default group, is not this device's, or an I_T nexus reaches the LU
+     *         through it
+     */
+    public synchronized boolean removeGroup(TargetPortGroup g) {
+        if (g == device.defaultPortGroup() || !groups.contains(g)) {
+            return false;
+        }
+        for (SessionLun l : device.nexuses()) {
+            if (l.lun().aluaGroup() == g) {
+                return false;
+            }
+        }
+        epochs.remove(g);
+        return groups.remove(g);
+    }
+
+    /**
      * Moves a LUN export of this device into {@code g} in one step; its nexuses get INQUIRY DATA HAS CHANGED
      * (VPD 83h now names another group) and ASYMMETRIC ACCESS STATE CHANGED when the state differs.
      */

@@ -59,6 +59,10 @@ public final class DataPathErrors {
         long skipped;
         synchronized (this) {
             reported++;
+            if (cause instanceof BackstoreStatusException s && s.loggedByBackstore()) {
+                suppressedTotal++; // the backstore logs the episode once (BackstoreStatusException)
+                return;
+            }
             long now = nanoTime.getAsLong();
             if (windows.size() >= MAX_DEVICES && !windows.containsKey(device)) {
                 windows.values().removeIf(w -> now - w.start >= windowNanos && w.notLogged == 0);
@@ -101,7 +105,7 @@ public final class DataPathErrors {
         return reported;
     }
 
-    /** Failures left out of the log by the rate limit since start. */
+    /** Failures left out of the log since start: by the rate limit, or because the backstore logged them. */
     public synchronized long suppressed() {
         return suppressedTotal;
     }

@@ -2,6 +2,7 @@ package io.hostwide.tcm.spi;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A backstore that several gateways (separate target processes) export at once, with one of them owning it at a
@@ -49,6 +50,43 @@ public interface SharedOwnership {
 
     /** Sets a shared entry (RBD: rbd_metadata_set; a non-owner's request is carried out by the owner). */
     void put(String key, String value) throws IOException;
+
+    /**
+     * Removes a shared entry (RBD: rbd_metadata_remove); an absent entry is no error. A gateway that stops cleanly
+     * removes its own, and the owner removes those of gateways found dead.
+     */
+    default void remove(String key) throws IOException {
+        throw new IOException(this + " cannot remove shared entries");
+    }
+
+    /**
+     * Gives ownership up without being fenced (RBD: rbd_lock_release), so that another gateway takes it over
+     * without breaking a lock: a gateway that stops cleanly does this as its last act. Nothing when not the owner.
+     */
+    default void release() throws IOException {}
+
+    /**
+     * This process's client of the store as {@link #liveClients()} names it (RBD: the RADOS instance id of the
+     * image's client, which changes when the image is reopened after a fence), or null when the store cannot tell.
+     */
+    default String clientId() throws IOException { return null; }
+
+    /**
+     * The clients that have the store open now, as {@link #clientId()} names them (RBD: the instance ids of the
+     * image header's watchers; a process that died leaves it when its watch times out, or at once when it is
+     * blocklisted), or null when the store cannot tell: then every registered gateway counts as alive.
+     */
+    default Set<String> liveClients() throws IOException { return null; }
+
+    /** This process's client address as fencing names it (RBD: the OSD blocklist's form), or null. */
+    default String clientAddress() { return null; }
+
+    /**
+     * Runs {@code listener} (on a thread of its own) each time this process's client of the store is replaced
+     * (RBD: the image reopened with a new client after a fence), when {@link #clientId()} and {@link
+     * #clientAddress()} change.
+     */
+    default void onClientChange(Runnable listener) {}
 
     /**
      * What identifies the store itself, the same in every gateway (RBD: pool and image id): the logical unit's

@@ -83,4 +83,18 @@ class DataPathErrorsTest {
         assertThat(lines.get(4)).startsWith("f0: READ of 1 block at LBA 6 failed");
         assertThat(d.suppressed()).isEqualTo(3);
     }
+
+    /** Issue 16: a fenced RBD client answers BUSY to every command while it reopens; it logs that episode itself. */
+    @Test
+    void aStatusTheBackstoreLogsItselfIsCountedNotLogged() {
+        DataPathErrors d = log(10, 10 * SECOND);
+        for (int i = 0; i < 50; i++) {
+            d.report("rbd0", "WRITE", i, 1, new BackstoreStatusException(SenseReason.BUSY, "fenced", true));
+        }
+        d.report("rbd0", "WRITE", 0, 1, new BackstoreStatusException(SenseReason.BUSY, "timed out"));
+        assertThat(lines).hasSize(1);
+        assertThat(lines.get(0)).contains("timed out");
+        assertThat(d.reported()).isEqualTo(51);
+        assertThat(d.suppressed()).isEqualTo(50);
+    }
 }

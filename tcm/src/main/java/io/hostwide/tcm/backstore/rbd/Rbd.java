@@ -61,6 +61,16 @@ public final class Rbd {
         /** The RADOS object holding the state ({@code hostwide_pr.<image id>}). */
         String objectName();
 
+        /**
+         * The address of this gateway's image client ({@code SharedOwnership.clientAddress()}), recorded beside
+         * each watch, so that a notifier fencing this gateway as a silent watcher blocklists its image client too
+         * and its late writes cannot reach the image. Set before the first watch.
+         */
+        default void imageClient(java.util.function.Supplier<String> address) {}
+
+        /** Records the image client's address again beside every watch of this store (after the image reopened). */
+        default void refreshWatchers() {}
+
         @Override
         void close();
     }

@@ -11,9 +11,12 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -32,6 +35,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * still in flight fail with ESHUTDOWN at the OSDs and never land after ours), then the lock is acquired. Probed on
  * 16.2.15: a peer's {@code rbd_metadata_set} while another client holds the lock is forwarded to the holder and
  * succeeds; {@code rbd_lock_acquire} while a live peer holds it fails at once with EROFS.
+ *
+ * <p>Gateway lifecycle (issue 16): {@link #clientId()} is the image client's RADOS instance id ({@code
+ * rados_get_instance_id}) and {@link #liveClients()} the instance ids of the image header's watchers ({@code
+ * rbd_watchers_list}): every open image handle watches its header, so a gateway is alive while its id is there. A
+ * SIGKILLed gateway's watch goes when the OSD's watch timeout expires, or at once when it is blocklisted.
  *
  * <p>The image handle is read through a supplier at every call, so that a backstore which reopens its image (after
  * being blocklisted) hands the new one out. The handles are this class's own (not {@link LibRbd}'s) to keep the
@@ -56,15 +64,44 @@ final class ImageLock implements SharedOwnership {
     private static final MethodHandle META_LIST = handle("rbd_metadata_list", JAVA_INT,
             ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
     private static final MethodHandle GET_ID = handle("rbd_get_id", JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
+    private static final MethodHandle META_REMOVE = handle("rbd_metadata_remove", JAVA_INT, ADDRESS, ADDRESS);
+    private static final MethodHandle RELEASE = handle("rbd_lock_release", JAVA_INT, ADDRESS);
+    private static final MethodHandle WATCHERS_LIST = handle("rbd_watchers_list", JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+    private static final MethodHandle WATCHERS_CLEANUP = LINKER.downcallHandle(RBD.find("rbd_watchers_list_cleanup")
+            .orElseThrow(), FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
+    private static final MethodHandle INSTANCE_ID = LINKER.downcallHandle(
+            SymbolLookup.libraryLookup("librados.so.2", Arena.global()).find("rados_get_instance_id").orElseThrow(),
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS));
+    /** rbd_image_watcher_t: char *addr; int64_t id; uint64_t cookie. */
+    private static final long WATCHER_SIZE = 24;
+    private static final long WATCHER_ID = 8;
 
     private final Supplier<MemorySegment> image;
+    private final Supplier<MemorySegment> cluster;
+    private final Consumer<Runnable> onClientChange;
     private final String spec;
     private final String identity;
 
-    ImageLock(Supplier<MemorySegment> image, String pool, String spec) throws IOException {
+    /**
+     * @param cluster        the image client's rados_t, read at every call like {@code image}
+     * @param onClientChange registers a listener run when the backstore replaces its client
+     */
+    ImageLock(Supplier<MemorySegment> image, Supplier<MemorySegment> cluster, Consumer<Runnable> onClientChange,
+              String pool, String spec) throws IOException {
         this.image = image;
+        this.cluster = cluster;
+        this.onClientChange = onClientChange;
         this.spec = spec;
         this.identity = "rbd:" + pool + "/" + imageId();
+    }
+
+    /** The image handle now; refused between a fence and the reopen, when the backstore has none. */
+    private MemorySegment image() throws IOException {
+        MemorySegment i = image.get();
+        if (i.equals(MemorySegment.NULL)) {
+            throw new IOException(spec + ": the image is being reopened after a fence");
+        }
+        return i;
     }
 
     private static MethodHandle handle(String name, java.lang.foreign.MemoryLayout ret,
@@ -81,7 +118,7 @@ final class ImageLock implements SharedOwnership {
     public boolean isOwner() throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment owner = arena.allocate(JAVA_INT);
-            int r = (int) IS_OWNER.invokeExact(image.get(), owner);
+            int r = (int) IS_OWNER.invokeExact(image(), owner);
             check(r, "rbd_is_exclusive_lock_owner");
             return owner.get(JAVA_INT, 0) != 0;
         } catch (IOException | RuntimeException | Error e) {
@@ -103,7 +140,7 @@ final class ImageLock implements SharedOwnership {
             MemorySegment list = arena.allocate(ADDRESS, MAX_OWNERS);
             MemorySegment count = arena.allocate(JAVA_LONG);
             count.set(JAVA_LONG, 0, MAX_OWNERS);
-            int r = (int) GET_OWNERS.invokeExact(image.get(), mode, list, count);
+            int r = (int) GET_OWNERS.invokeExact(image(), mode, list, count);
             if (r == -Errno.ENOENT) {
                 return List.of();
             }
@@ -131,12 +168,12 @@ final class ImageLock implements SharedOwnership {
         }
         try (Arena arena = Arena.ofConfined()) {
             for (String owner : owners()) {
-                int r = (int) BREAK.invokeExact(image.get(), RBD_LOCK_MODE_EXCLUSIVE, arena.allocateFrom(owner));
+                int r = (int) BREAK.invokeExact(image(), RBD_LOCK_MODE_EXCLUSIVE, arena.allocateFrom(owner));
                 if (r != -Errno.ENOENT) { // already gone: fine
                     check(r, "rbd_lock_break of " + owner);
                 }
             }
-            int r = (int) ACQUIRE.invokeExact(image.get(), RBD_LOCK_MODE_EXCLUSIVE);
+            int r = (int) ACQUIRE.invokeExact(image(), RBD_LOCK_MODE_EXCLUSIVE);
             check(r, "rbd_lock_acquire");
         } catch (IOException | RuntimeException | Error e) {
             throw e;
@@ -152,7 +189,7 @@ final class ImageLock implements SharedOwnership {
             return true;
         }
         try {
-            int r = (int) ACQUIRE.invokeExact(image.get(), RBD_LOCK_MODE_EXCLUSIVE);
+            int r = (int) ACQUIRE.invokeExact(image(), RBD_LOCK_MODE_EXCLUSIVE);
             if (r == -Errno.EROFS || r == -EBUSY) {
                 return false;
             }
@@ -168,7 +205,7 @@ final class ImageLock implements SharedOwnership {
     @Override
     public void put(String key, String value) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
-            int r = (int) META_SET.invokeExact(image.get(), arena.allocateFrom(key), arena.allocateFrom(value));
+            int r = (int) META_SET.invokeExact(image(), arena.allocateFrom(key), arena.allocateFrom(value));
             check(r, "rbd_metadata_set " + key);
         } catch (IOException | RuntimeException | Error e) {
             throw e;
@@ -189,7 +226,7 @@ final class ImageLock implements SharedOwnership {
                 MemorySegment valLen = arena.allocate(JAVA_LONG);
                 keyLen.set(JAVA_LONG, 0, size);
                 valLen.set(JAVA_LONG, 0, size);
-                int r = (int) META_LIST.invokeExact(image.get(), arena.allocateFrom(prefix), 0L, keys, keyLen,
+                int r = (int) META_LIST.invokeExact(image(), arena.allocateFrom(prefix), 0L, keys, keyLen,
                         values, valLen);
                 if (r == -ERANGE) {
                     size = Math.max(keyLen.get(JAVA_LONG, 0), valLen.get(JAVA_LONG, 0)) + 1;
@@ -213,6 +250,95 @@ final class ImageLock implements SharedOwnership {
         }
     }
 
+    @Override
+    public void remove(String key) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            int r = (int) META_REMOVE.invokeExact(image(), arena.allocateFrom(key));
+            if (r != -Errno.ENOENT) {
+                check(r, "rbd_metadata_remove " + key);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** rbd_lock_release when this client holds the lock. */
+    @Override
+    public void release() throws IOException {
+        if (!isOwner()) {
+            return;
+        }
+        try {
+            int r = (int) RELEASE.invokeExact(image());
+            check(r, "rbd_lock_release");
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    @Override
+    public String clientId() throws IOException {
+        MemorySegment c = cluster.get();
+        if (c.equals(MemorySegment.NULL)) {
+            throw new IOException(spec + ": the image is being reopened after a fence");
+        }
+        try {
+            return Long.toUnsignedString((long) INSTANCE_ID.invokeExact(c));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** The instance ids of the image header's watchers (rbd_watchers_list, growing the array on ERANGE). */
+    @Override
+    public Set<String> liveClients() throws IOException {
+        long max = 16;
+        while (true) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment list = arena.allocate(WATCHER_SIZE * max, 8);
+                MemorySegment count = arena.allocate(JAVA_LONG);
+                count.set(JAVA_LONG, 0, max);
+                int r = (int) WATCHERS_LIST.invokeExact(image(), list, count);
+                if (r == -ERANGE) {
+                    max = Math.max(max * 2, count.get(JAVA_LONG, 0));
+                    continue;
+                }
+                check(r, "rbd_watchers_list");
+                long n = count.get(JAVA_LONG, 0);
+                Set<String> out = new HashSet<>();
+                for (long i = 0; i < n; i++) {
+                    out.add(Long.toUnsignedString(list.get(JAVA_LONG, i * WATCHER_SIZE + WATCHER_ID)));
+                }
+                if (n > 0) {
+                    WATCHERS_CLEANUP.invokeExact(list, n);
+                }
+                return out;
+            } catch (IOException | RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        }
+    }
+
+    @Override
+    public String clientAddress() {
+        MemorySegment c = cluster.get();
+        String a = c.equals(MemorySegment.NULL) ? null : RbdClient.address(c);
+        return a == null ? null : RadosClient.blocklistForm(a); // as rados_blocklist_add takes it
+    }
+
+    @Override
+    public void onClientChange(Runnable listener) {
+        onClientChange.accept(listener);
+    }
+
     private static List<String> strings(MemorySegment s, long len) {
         List<String> out = new ArrayList<>();
         long start = 0;
@@ -230,7 +356,7 @@ final class ImageLock implements SharedOwnership {
     private String imageId() throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment id = arena.allocate(64);
-            int r = (int) GET_ID.invokeExact(image.get(), id, 64L);
+            int r = (int) GET_ID.invokeExact(image(), id, 64L);
             check(r, "rbd_get_id");
             return id.getString(0);
         } catch (IOException | RuntimeException | Error e) {

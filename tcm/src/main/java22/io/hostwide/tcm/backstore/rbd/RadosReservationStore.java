@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,14 +35,15 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p><b>Its own RADOS client</b>, not the image's: the store can then be opened, fenced and reconnected without
  * touching the data path, and a blocklisting by the store names exactly one client whose only job is this object.
- * The price is said plainly: fencing a silent gateway here blocklists its <i>reservation</i> client, so its watch
- * breaks and its copy turns untrusted (BUSY) as soon as it runs again, and it can no longer change the state; its
- * image client is not blocklisted, so a write that a hung gateway had already checked before it stalled could
- * still reach the image. Closing that window needs the image's client blocklisted too (issue 16 item 1's
- * fencing), which this store does not do.
+ * Fencing a silent gateway blocklists its reservation client, so its watch breaks and its copy turns untrusted
+ * (BUSY) as soon as it runs again, and it can no longer change the state; and its <i>image</i> client, whose address
+ * each watch records beside its own ({@link #imageClient}), so that a write the hung gateway had already checked
+ * before it stalled cannot reach the image either. The image client's address changes when the image is reopened
+ * after a fence; {@link #refreshWatchers()} records the new one.
  *
  * <p><b>Fencing without {@code rados_list_watchers}</b> (16.2's C API has none): each watch records its client's
- * address in an xattr {@code hostwide.pr.watcher.<gid>.<cookie>} of the object. A notify that times out names the
+ * address, then the image client's when known (space-separated), in an xattr {@code
+ * hostwide.pr.watcher.<gid>.<cookie>} of the object. A notify that times out names the
  * (gid, cookie) pairs that did not ack ({@code rados_decode_notify_response}); the notifier looks their addresses
  * up there, blocklists each ({@code rados_blocklist_add}), removes the entry and waits for the OSD map that has
  * the blocklist. A silent watcher whose address cannot be found is not fenced, and the notify fails with
@@ -98,6 +100,8 @@ final class RadosReservationStore implements Rbd.SharedReservationStore {
     private RadosClient client;                                  // guarded by clientLock; null after close
     private final List<RadosClient> retired = new ArrayList<>(); // guarded by clientLock
     private volatile boolean closed;
+    /** This gateway's image client's address (null: unknown, only the reservation client is recorded). */
+    private volatile Supplier<String> imageClient = () -> null;
 
     private RadosReservationStore(RbdConfig config, RadosClient first, String objectName) {
         this.config = config;
@@ -239,17 +243,47 @@ final class RadosReservationStore implements Rbd.SharedReservationStore {
                 check(c, r, "watching");
             }
             watch.cookie = cookie.get(JAVA_LONG, 0);
-            // the address a notifier that times out on this watch blocklists (see the class comment)
-            byte[] addr = c.address.getBytes(StandardCharsets.US_ASCII);
-            MemorySegment value = arena.allocate(addr.length);
-            MemorySegment.copy(addr, 0, value, JAVA_BYTE, 0, addr.length);
-            r = LibRados.callInt(LibRados.SETXATTR, c.ioctx, arena.allocateFrom(objectName),
-                    arena.allocateFrom(watch.xattr()), value, (long) addr.length);
-            if (r < 0) {
+            try {
+                record(watch);
+            } catch (UnavailableException e) {
                 watch.close();
-                check(c, r, "recording the watcher address on");
+                throw e;
             }
             return watch;
+        }
+    }
+
+    /** The addresses a notifier that times out on {@code watch} blocklists (see the class comment). */
+    private void record(RadosWatch watch) throws UnavailableException {
+        RadosClient c = watch.client;
+        String image = imageClient.get();
+        byte[] addr = (image == null ? c.address : c.address + " " + image).getBytes(StandardCharsets.US_ASCII);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment value = arena.allocate(addr.length);
+            MemorySegment.copy(addr, 0, value, JAVA_BYTE, 0, addr.length);
+            int r = LibRados.callInt(LibRados.SETXATTR, c.ioctx, arena.allocateFrom(objectName),
+                    arena.allocateFrom(watch.xattr()), value, (long) addr.length);
+            check(c, r, "recording the watcher address on");
+        }
+    }
+
+    @Override
+    public void imageClient(Supplier<String> address) {
+        this.imageClient = address;
+    }
+
+    @Override
+    public void refreshWatchers() {
+        for (RadosWatch w : WATCHES.values()) {
+            if (w.store() != this || w.closing || w.broken) {
+                continue;
+            }
+            try {
+                record(w);
+            } catch (UnavailableException e) {
+                LOG.warning(() -> objectName + ": cannot record the new image client address beside watch "
+                        + w.xattr() + ": " + e.getMessage() + " (a notifier fencing this gateway would miss it)");
+            }
         }
     }
 
@@ -357,12 +391,15 @@ final class RadosReservationStore implements Rbd.SharedReservationStore {
                 throw new UnavailableException("watcher client." + Long.toUnsignedString(gc[0]) + " of " + objectName
                         + " did not acknowledge and recorded no address: it could not be fenced");
             }
-            String a = new String(addr, StandardCharsets.US_ASCII);
+            String[] addresses = new String(addr, StandardCharsets.US_ASCII).trim().split(" +");
             try (Arena arena = Arena.ofConfined()) {
-                int r = LibRados.callInt(LibRados.BLOCKLIST_ADD, c.cluster, arena.allocateFrom(a), 0);
-                check(c, r, "blocklisting silent watcher " + a + " of");
-                LOG.warning(() -> objectName + ": watcher client." + Long.toUnsignedString(gc[0]) + " at " + a
-                        + " did not acknowledge a reservation change: blocklisted");
+                for (String a : addresses) { // its reservation client, then its image client
+                    int r = LibRados.callInt(LibRados.BLOCKLIST_ADD, c.cluster, arena.allocateFrom(a), 0);
+                    check(c, r, "blocklisting silent watcher " + a + " of");
+                }
+                LOG.warning(() -> objectName + ": watcher client." + Long.toUnsignedString(gc[0]) + " did not"
+                        + " acknowledge a reservation change: blocklisted " + String.join(" and ", addresses)
+                        + (addresses.length > 1 ? " (its reservation and image clients)" : ""));
                 LibRados.callInt(LibRados.RMXATTR, c.ioctx, arena.allocateFrom(objectName), arena.allocateFrom(key));
             }
         }
@@ -487,6 +524,8 @@ final class RadosReservationStore implements Rbd.SharedReservationStore {
                 return t;
             });
         }
+
+        RadosReservationStore store() { return RadosReservationStore.this; }
 
         String xattr() { return WATCHER_XATTR + Long.toUnsignedString(client.gid) + "." + Long.toUnsignedString(cookie); }
 

@@ -13,9 +13,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -130,6 +132,11 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
          * answers the next command). Free slots have the bit set.
          */
         final AtomicLong state = new AtomicLong(1);
+        /**
+         * Left with a fenced client that never ended it ({@link RbdImage#abandonStuck}): its slot was replaced, and its
+         * buffers stay librbd's for good. Written by the poller, read by whoever releases the slot.
+         */
+        volatile boolean abandoned;
 
         Op(int index, MemorySegment scratch) {
             this.index = index;
@@ -257,7 +264,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
             return null;
         }
         try {
-            return new ImageLock(() -> image, config.pool(), config.spec());
+            return new ImageLock(() -> image, () -> cluster, clientListeners::add, config.pool(), config.spec());
         } catch (IOException e) {
             LOG.warning(config.spec() + ": cannot share between gateways: " + e.getMessage());
             return null;
@@ -490,9 +497,8 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
     private void answer(Op op, long ret) {
         IOException error = null;
         if (ret < 0) {
-            noteFenced(ret, KIND[op.kind]);
-            error = Errno.dataPathError("rbd " + KIND[op.kind] + " " + config.spec() + " at byte " + op.offset
-                    + (op.length > 0 ? "+" + op.length : ""), ret);
+            error = failure("rbd " + KIND[op.kind] + " " + config.spec() + " at byte " + op.offset
+                    + (op.length > 0 ? "+" + op.length : ""), KIND[op.kind], ret);
         }
         Done done = op.done;
         release(op);
@@ -500,6 +506,9 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
     }
 
     private void release(Op op) {
+        if (op.abandoned) {
+            return; // the slot was replaced and counted out of inFlight when it was abandoned
+        }
         op.done = null;
         op.dst = null;
         op.source = MemorySegment.NULL;
@@ -702,9 +711,8 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
             release(op);
         }
         if (ret < 0) {
-            noteFenced(ret, "compare_and_write");
-            throw Errno.dataPathError("rbd compare_and_write " + config.spec() + " at byte " + lba * blockSize
-                    + "+" + len, ret);
+            throw failure("rbd compare_and_write " + config.spec() + " at byte " + lba * blockSize + "+" + len,
+                    "compare_and_write", ret);
         }
         if (fua) {
             flush();
@@ -730,6 +738,14 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
     private final Object wakeLock = new Object();
     private boolean eventFdClosed;
     private static final int MAX_BACKOFF_SECONDS = 30;
+    /** Commands answered BUSY since the fence; logged as one count when the image is reopened. */
+    private final AtomicLong busyWhileFenced = new AtomicLong();
+    /** Run after a reopen (gateway entries, the reservation store's watcher record): see {@link ImageLock}. */
+    private final List<Runnable> clientListeners = new CopyOnWriteArrayList<>();
+    /** Fenced operations that never ended and were left with the old client (since open). */
+    private final AtomicLong abandonedOps = new AtomicLong();
+    /** Operations were left behind with the fenced client: the reopen must not close it (poller only). */
+    private boolean leaveOldClient;
 
     /** This gateway's current Ceph client address as the OSD blocklist names it (rados_getaddrs), or null. */
     String clientAddress() {
@@ -751,6 +767,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
             if (fenced != null || closed) {
                 return;
             }
+            busyWhileFenced.set(0);
             fenced = what + " answered " + Errno.name(ret);
             reopenAttempts = 0;
             reopenNotBefore = System.nanoTime();
@@ -763,8 +780,24 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
     }
 
     private BackstoreStatusException busyWhileFenced() {
+        busyWhileFenced.incrementAndGet();
         return new BackstoreStatusException(SenseReason.BUSY, config.spec() + ": fenced (" + fenced
-                + "), reopening the image");
+                + "), reopening the image", true);
+    }
+
+    /**
+     * The exception for a failed operation: a fence (ESHUTDOWN, EROFS) is noted and answered BUSY without a log
+     * line of its own (the fence and the reopen are logged once each, with the count of BUSY answers); anything
+     * else is {@link Errno#dataPathError}'s.
+     */
+    private IOException failure(String message, String what, long ret) {
+        noteFenced(ret, what);
+        if (ret == -Errno.ESHUTDOWN || ret == -Errno.EROFS) {
+            busyWhileFenced.incrementAndGet();
+            return new BackstoreStatusException(SenseReason.BUSY, message + " failed: " + Errno.name(ret)
+                    + " (fenced; reopening the image)", true);
+        }
+        return Errno.dataPathError(message, ret);
     }
 
     /** A call on the image outside the op slots (diff, resize): counted like an operation, refused while fenced. */
@@ -785,21 +818,74 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
         }
     }
 
-    /** On the poller: once the fenced client has nothing in flight and the backoff has passed, reopen. */
+    /**
+     * How long the reopen waits for the fenced client's operations before it leaves them behind: they end by
+     * librados' op timeout once they reach an OSD, but one waiting for the exclusive lock (or a monitor) may never
+     * end. Twice the op timeout plus 30 s (or 120 s without an op timeout).
+     */
+    private long drainLimitNanos() {
+        return config.opTimeoutSeconds() == 0 ? TimeUnit.SECONDS.toNanos(120)
+                : watchdogNanos + TimeUnit.SECONDS.toNanos(30);
+    }
+
+    /** On the poller: once the fenced client has nothing in flight (or the drain limit passed) and the backoff has, reopen. */
     private void reopenWhenIdle() {
         long now = System.nanoTime();
         long wait = reopenNotBefore - now;
         int busy = inFlight.get();
-        if (busy > 0 && !slowDrainLogged && now - fencedAt > watchdogNanos + TimeUnit.SECONDS.toNanos(60)) {
-            slowDrainLogged = true; // librbd owns their buffers: the client cannot be closed under them
-            LOG.warning(config.spec() + ": " + busy + " operation(s) of the fenced client have not ended after "
-                    + TimeUnit.NANOSECONDS.toSeconds(now - fencedAt) + " s; the reopen waits for them");
+        if (busy > 0 && now - fencedAt > drainLimitNanos()) {
+            abandonStuck(now);
+            busy = inFlight.get();
+            if (busy > 0 && !slowDrainLogged) {
+                slowDrainLogged = true; // calls outside the slots (diff, resize) run on their callers' threads
+                LOG.warning(config.spec() + ": " + busy + " call(s) on the fenced client have not returned after "
+                        + TimeUnit.NANOSECONDS.toSeconds(now - fencedAt) + " s; the reopen waits for them");
+            }
         }
         if (busy > 0 || wait > 0) {
             wakeIn(Math.max(TimeUnit.SECONDS.toNanos(1), wait)); // operations end by librados' op timeout
             return;
         }
         reopen();
+    }
+
+    /**
+     * Leaves the fenced client's operations that never ended behind, on the poller: each one's slot gets a new
+     * {@link Op} (the old one's buffers stay librbd's, leaked on purpose), it is counted out of {@link #inFlight},
+     * and the reopen then leaves the old client open rather than wait in rbd_close for them. Nothing polls the old
+     * image afterwards, so their completions, if they ever come, are never delivered.
+     *
+     * Sets {@link #leaveOldClient} when any operation was left behind: the old client must then not be closed.
+     */
+    private void abandonStuck(long now) {
+        int n = 0;
+        for (int i = 0; i < ops.length; i++) {
+            Op op = ops[i];
+            if (free.contains(op)) {
+                continue;
+            }
+            op.abandoned = true; // a submitter between poll() and release() now releases nothing
+            if (free.remove(op)) { // it was released just now: keep it
+                op.abandoned = false;
+                free.add(op);
+                continue;
+            }
+            // (a submitter that took this slot before the fence and stalled past the drain limit before reading
+            // {@link #fenced} would issue it after the reopen; a stall of that length is not guarded against)
+            Op fresh = new Op(i, Native.malloc(16));
+            ops[i] = fresh;
+            free.add(fresh);
+            n++;
+        }
+        if (n == 0) {
+            return;
+        }
+        leaveOldClient = true;
+        inFlight.addAndGet(-n);
+        abandonedOps.addAndGet(n);
+        LOG.warning(config.spec() + ": " + n + " operation(s) of the fenced client did not end in "
+                + TimeUnit.NANOSECONDS.toSeconds(now - fencedAt) + " s; left behind with that client (not closed,"
+                + " its memory leaked) so that the image can be reopened");
     }
 
     /**
@@ -816,13 +902,19 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
             if (!image.equals(MemorySegment.NULL)) {
                 String address = RbdClient.address(cluster);
                 staleAddress = address != null ? address : staleAddress;
-                if (watchHandle >= 0) {
-                    Native.i(LibRbd.RBD_UPDATE_UNWATCH, image, watchHandle);
+                if (leaveOldClient) { // rbd_update_unwatch and rbd_close would wait for the operations left behind
                     watchHandle = -1;
-                }
-                int r = new RbdClient(cluster, ioctx, image, 0, 0).close();
-                if (r < 0) {
-                    LOG.fine(config.spec() + ": rbd_close of the fenced client: " + Errno.name(r));
+                    leaveOldClient = false;
+                    staleAddress = null; // it stays blocklisted: the operations left behind must never land
+                } else {
+                    if (watchHandle >= 0) {
+                        Native.i(LibRbd.RBD_UPDATE_UNWATCH, image, watchHandle);
+                        watchHandle = -1;
+                    }
+                    int r = new RbdClient(cluster, ioctx, image, 0, 0).close();
+                    if (r < 0) {
+                        LOG.fine(config.spec() + ": rbd_close of the fenced client: " + Errno.name(r));
+                    }
                 }
                 image = MemorySegment.NULL;
                 ioctx = MemorySegment.NULL;
@@ -842,7 +934,10 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
                 staleAddress = null;
                 fenced = null; // publishes the fields above to submitters (volatile)
                 LOG.info(config.spec() + ": reopened with a new Ceph client (" + RbdClient.address(c.cluster())
-                        + ") after " + (reopenAttempts + 1) + " attempt(s); commands are served again");
+                        + ") after " + (reopenAttempts + 1) + " attempt(s) in "
+                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - fencedAt) + " ms; "
+                        + busyWhileFenced.getAndSet(0) + " command(s) got BUSY meanwhile; commands are served again");
+                clientChanged();
                 if (c.size() != sizeBytes) {
                     refreshSize();
                 }
@@ -856,6 +951,30 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
             }
         }
     }
+
+    /** Tells the client listeners, on a thread of their own: they block on the cluster, the poller must not. */
+    private void clientChanged() {
+        if (clientListeners.isEmpty()) {
+            return;
+        }
+        Thread t = new Thread(() -> {
+            for (Runnable r : clientListeners) {
+                try {
+                    r.run();
+                } catch (RuntimeException e) {
+                    LOG.warning(config.spec() + ": after the reopen: " + e);
+                }
+            }
+        }, "rbd-reopened-" + config.spec());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Commands answered BUSY since the current fence began (tests). */
+    long busyAnswersWhileFenced() { return busyWhileFenced.get(); }
+
+    /** Fenced operations left behind since open (tests). */
+    long abandonedOps() { return abandonedOps.get(); }
 
     /** Wakes the poller after {@code nanos} (at most one wake-up pending), unless closed by then. */
     private void wakeIn(long nanos) {

@@ -1,9 +1,15 @@
 package io.hostwide.tcm.backstore.rbd;
 
+import io.hostwide.tcm.spi.AsyncBackstore;
+import io.hostwide.tcm.spi.BackstoreStatusException;
 import io.hostwide.tcm.spi.ReservationStore;
+import io.hostwide.tcm.spi.SenseReason;
+import io.hostwide.tcm.spi.SharedOwnership;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -151,6 +157,62 @@ class RadosReservationStoreTest {
                 // B reconnects with a new client (a new address) and reads the current state again
                 assertThat(b.load().bytes()).isEqualTo(b("state"));
                 assertThat(a.notifyWatchers(b("after"), Duration.ofSeconds(10))).as("only live watchers left").isTrue();
+            } finally {
+                hang.countDown();
+                wb.close();
+            }
+        }
+    }
+
+    /**
+     * Issue 16: fencing a silent gateway blocklists its image client too (its address recorded beside the watch),
+     * so a write it had checked before it stalled cannot land: the image answers BUSY until it is reopened.
+     */
+    @Test
+    void aSilentWatchersImageClientIsFencedToo(CephTestCluster c) throws Exception {
+        String image = c.createImage("pri", 8);
+        AsyncBackstore img = Rbd.open(new RbdConfig(c.conf(), "rbd", image, null, null, 10, java.util.Map.of(), 8), 512);
+        try (img; Rbd.SharedReservationStore a = store(c, image); Rbd.SharedReservationStore b = store(c, image)) {
+            SharedOwnership o = ((SharedOwnership.Source) img).sharedOwnership();
+            b.imageClient(o::clientAddress);
+            o.onClientChange(b::refreshWatchers);
+            String imageAddress = RadosClient.blocklistForm(RbdBackstoreTest.clientAddress(img));
+            img.write(0, ByteBuffer.allocate(512), false);
+            a.compareAndSet(0, b("state"));
+            CountDownLatch hang = new CountDownLatch(1);
+            ReservationStore.Watch wb = b.watch(new ReservationStore.Watcher() {
+                @Override
+                public void notified(byte[] payload) {
+                    try {
+                        hang.await(); // stalls: never acks
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+
+                @Override
+                public void broken(Exception cause) { }
+            });
+            try {
+                assertThat(a.notifyWatchers(b("change"), Duration.ofSeconds(3))).isFalse();
+                String list = c.run(List.of("ceph", "-c", c.conf(), "osd", "blocklist", "ls"), 60);
+                assertThat(list).as("B's reservation client").contains(((RadosReservationStore) b).address());
+                // the image client, blocklisted too, is fenced: it answers BUSY and reopens with a new client
+                // (removing its old address from the blocklist once that client is closed, so the list is no proof)
+                String now = imageAddress;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (now.equals(imageAddress) && System.nanoTime() < deadline) {
+                    try {
+                        img.write(1, ByteBuffer.allocate(512), false);
+                    } catch (IOException e) {
+                        assertThat(e).isInstanceOf(BackstoreStatusException.class);
+                        assertThat(((BackstoreStatusException) e).reason()).isEqualTo(SenseReason.BUSY);
+                    }
+                    Thread.sleep(100);
+                    String a2 = RbdBackstoreTest.clientAddress(img);
+                    now = a2 == null ? now : RadosClient.blocklistForm(a2);
+                }
+                assertThat(now).as("B's image client was fenced and replaced").isNotEqualTo(imageAddress);
             } finally {
                 hang.countDown();
                 wb.close();

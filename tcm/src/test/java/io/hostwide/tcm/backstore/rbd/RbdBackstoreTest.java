@@ -11,6 +11,7 @@ import io.hostwide.tcm.TestFabric;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.DeviceAttributes;
 import io.hostwide.tcm.spi.AsyncBackstore;
+import io.hostwide.tcm.spi.SharedOwnership;
 import io.hostwide.tcm.spi.TargetCommand;
 
 import org.junit.jupiter.api.MethodOrderer;
@@ -433,6 +434,78 @@ class RbdBackstoreTest {
             byte[] after = Harness.pattern(BS, 13);
             assertThat(h.out(Harness.write10(200, 1), after).status()).isEqualTo(ScsiStatus.GOOD);
             assertThat(h.in(Harness.read10(200, 1), BS).data()).isEqualTo(after);
+        }
+    }
+
+    /** RbdImage's count of BUSY answers since the current fence (reflection, as {@link #clientAddress}). */
+    static long busyAnswers(AsyncBackstore b) throws Exception {
+        Method m = b.getClass().getDeclaredMethod("busyAnswersWhileFenced");
+        m.setAccessible(true);
+        return (long) m.invoke(b);
+    }
+
+    /**
+     * The EROFS path (issue 15: lock lost → BUSY + reopen): another client holds the exclusive lock in librbd's
+     * managed mode (rbd_lock_acquire, as a gateway owner does), so this client's write is refused with EROFS. It is
+     * answered BUSY and counted (not logged per command), and once the holder releases the lock the reopened
+     * client writes.
+     */
+    @Test
+    @Order(10)
+    void aWriteRefusedWithErofsAnswersBusyUntilTheHolderReleases(CephTestCluster c) throws Exception {
+        String image = c.createImage("ro", 16);
+        RbdConfig cfg = new RbdConfig(c.conf(), "rbd", image, null, null, 10, Map.of(), 8);
+        try (AsyncBackstore holder = Rbd.open(cfg, BS);
+             Harness h = new Harness(new DeviceAttributes(), Rbd.open(cfg, BS), false)) {
+            SharedOwnership lock = ((SharedOwnership.Source) holder).sharedOwnership();
+            assertThat(lock.tryTake()).as("the holder takes the lock").isTrue();
+            TestFabric.Result r = h.out(Harness.write10(8, 1), Harness.pattern(BS, 21));
+            assertThat(r.status()).as("a write while another client holds the lock: %s", r).isEqualTo(ScsiStatus.BUSY);
+            AsyncBackstore refused = (AsyncBackstore) h.device.backstore();
+            TestFabric.Result again = h.out(Harness.write10(8, 1), Harness.pattern(BS, 21));
+            assertThat(again.status()).isEqualTo(ScsiStatus.BUSY);
+            lock.release();
+            assertThat(lock.isOwner()).isFalse();
+            byte[] data = Harness.pattern(BS, 22);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            long busy = 0;
+            while (System.nanoTime() < deadline) {
+                r = h.out(Harness.write10(8, 1), data);
+                if (r.status() == ScsiStatus.GOOD) {
+                    break;
+                }
+                assertThat(r.status()).as("%s", r).isEqualTo(ScsiStatus.BUSY);
+                busy = Math.max(busy, busyAnswers(refused));
+                Thread.sleep(200); // the reopen backs off up to 30 s between attempts
+            }
+            assertThat(r.status()).as("after the holder released the lock: %s", r).isEqualTo(ScsiStatus.GOOD);
+            assertThat(h.in(Harness.read10(8, 1), BS).data()).isEqualTo(data);
+            System.out.println("EROFS: BUSY answers counted while fenced (at most seen): " + busy);
+        }
+    }
+
+    /** Gateway lifecycle (issue 16): each open image is among its header's watchers, by its RADOS instance id. */
+    @Test
+    @Order(11)
+    void everyOpenClientIsALiveWatcherAndLeavesWhenClosed(CephTestCluster c) throws Exception {
+        String image = c.createImage("w", 8);
+        RbdConfig cfg = new RbdConfig(c.conf(), "rbd", image, null, null, 10, Map.of(), 8);
+        try (AsyncBackstore a = Rbd.open(cfg, BS)) {
+            SharedOwnership oa = ((SharedOwnership.Source) a).sharedOwnership();
+            String idB;
+            try (AsyncBackstore b = Rbd.open(cfg, BS)) {
+                SharedOwnership ob = ((SharedOwnership.Source) b).sharedOwnership();
+                idB = ob.clientId();
+                assertThat(idB).isNotEqualTo(oa.clientId());
+                assertThat(oa.liveClients()).contains(oa.clientId(), idB);
+                ob.put("hostwide.test", "x");
+                assertThat(oa.entries("hostwide.")).containsEntry("hostwide.test", "x");
+                ob.remove("hostwide.test");
+                ob.remove("hostwide.test"); // absent: no error
+                assertThat(oa.entries("hostwide.")).doesNotContainKey("hostwide.test");
+            }
+            assertThat(oa.liveClients()).as("closed: its watch is gone").contains(oa.clientId())
+                    .doesNotContain(idB);
         }
     }
 
