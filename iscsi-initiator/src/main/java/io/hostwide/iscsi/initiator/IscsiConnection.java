@@ -14,7 +14,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * threads, and whoever receives, for R2T answers and NOP-Out replies) serialise on the send lock. Receiving — reading
  * the socket, decoding target PDUs and handing them to {@link TargetPduHandler} — is done by the holder of the receive
  * lock: the connection's reader thread, or a submitting thread that polls for its completions ({@link #poll},
- * {@code mq_poll}). A polled completion then costs one wake-up (the socket's, of the thread that waits for it) where
+ * {@code mq_poll}; from the first poll on, before it the reader thread reads alone, blocked in {@code read(2)}). A
+ * polled completion then costs one wake-up (the socket's, of the thread that waits for it) where
  * the reader thread costs two (the socket wakes the reader, the reader wakes the submitter). While threads poll, the
  * reader thread stands aside ({@link #PASSIVE_NANOS}); when they stop, it reads again, so a completion nobody polls
  * for (another job's, a task management response, a NOP-In) still arrives. Any I/O error, bad PDU or unexpected
@@ -49,6 +50,14 @@ final class IscsiConnection implements PduChannel.Placement {
     private static final int POLL_FRAMES = 32;
     /** The last receive handled more than one PDU (receive lock holder only). */
     private boolean busy;
+    /**
+     * The socket is non-blocking and receiving goes by the receive lock (see {@link #readLoop}); false until the
+     * first poll asks for it ({@link #pollRequested}): until then the reader thread reads as it always did, blocked in
+     * {@code read(2)}, which costs one syscall per wait where the selector costs two.
+     */
+    private volatile boolean pollable;
+    /** A thread polled while the connection was not {@link #pollable}: the reader switches after its next PDU. */
+    private volatile boolean pollRequested;
     /** When a thread last polled (System.nanoTime(); pollers write, the reader thread reads: a recent value will do). */
     private volatile long lastPollNanos = System.nanoTime() - 2 * PASSIVE_NANOS;
     /** Sense bytes copied out of a SCSI Response (receive lock holder only). */
@@ -112,12 +121,6 @@ final class IscsiConnection implements PduChannel.Placement {
     }
 
     void start(String name) {
-        try {
-            ch.nonBlocking();
-        } catch (IOException e) {
-            session.connectionFailed(this, "connection " + cid + ": cannot wait for the socket: " + e.getMessage());
-            return;
-        }
         ch.placement(this);
         reader = new Thread(this::readLoop, name);
         reader.setDaemon(true);
@@ -192,6 +195,12 @@ final class IscsiConnection implements PduChannel.Placement {
      */
     private void readLoop() {
         while (!closed) {
+            if (!pollable) {
+                if (!receiveBlocking()) {
+                    return;
+                }
+                continue;
+            }
             if (rxLock.isLocked() || System.nanoTime() - lastPollNanos < PASSIVE_NANOS) {
                 LockSupport.parkNanos(this, PASSIVE_NANOS);   // a thread polls: stand aside
                 continue;
@@ -216,9 +225,10 @@ final class IscsiConnection implements PduChannel.Placement {
      * closed or failed: the caller then waits for its completion instead.
      */
     int poll(long timeoutNanos) {
-        if (reader == null) {
-            // Not started yet: a reinstated session is live a moment before its connections are non-blocking. The
-            // volatile read pairs with start()'s write of reader, after the channel's selectors were set up.
+        if (!pollable) {
+            // The reader thread owns the blocking socket: it switches to the selector after the PDU it waits for
+            // (this caller's completion at the latest), and polls work from then on.
+            pollRequested = true;
             return -1;
         }
         lastPollNanos = System.nanoTime();
@@ -271,6 +281,37 @@ final class IscsiConnection implements PduChannel.Placement {
         } catch (RuntimeException e) {
             session.connectionFailed(this, "connection " + cid + ": internal error " + e);
             return -1;
+        }
+    }
+
+    /**
+     * The reader thread before any poll: one PDU, waiting for it in {@code read(2)}; then, if a thread asked to poll,
+     * makes the socket non-blocking (nobody else reads it now). False once the connection failed or closed.
+     */
+    private boolean receiveBlocking() {
+        try {
+            if (!handleNext()) {
+                return false;
+            }
+            // Under the send lock, so no sender is inside a blocking write meanwhile: the switch waits for writes in
+            // progress, and one blocked on a full socket could wait for a target that waits for this reader.
+            if (pollRequested && !closed && sendLock.tryLock()) {
+                try {
+                    ch.nonBlocking();
+                    pollable = true;   // volatile write after the selectors were set up: pairs with poll()'s read
+                } finally {
+                    sendLock.unlock();
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            if (!closed) {
+                session.connectionFailed(this, "connection " + cid + ": " + e.getMessage());
+            }
+            return false;
+        } catch (RuntimeException e) {
+            session.connectionFailed(this, "connection " + cid + ": internal error " + e);
+            return false;
         }
     }
 

@@ -90,9 +90,12 @@ final class PduChannel implements AutoCloseable {
     private static final Consumer<SelectionKey> READY = k -> { };
 
     private final SocketChannel sc;
-    /** Null while blocking (login, discovery); see {@link #nonBlocking()}. */
-    private Selector readSelector;
-    private Selector writeSelector;
+    /**
+     * Null while blocking (login, discovery, a session nobody polled); see {@link #nonBlocking()}. Volatile: a sender
+     * whose write found the socket full reads it without the receive lock.
+     */
+    private volatile Selector readSelector;
+    private volatile Selector writeSelector;
     private Placement placement;
     /** The BHS of a frame whose data went straight to its command buffer ({@link #placed()}). */
     private final ByteBuffer placedHeader = ByteBuffer.allocate(Bhs.LENGTH);
@@ -174,7 +177,8 @@ final class PduChannel implements AutoCloseable {
     }
 
     /**
-     * Makes the channel non-blocking for good (full feature phase of a session: no read timeout any more): reads and
+     * Makes the channel non-blocking for good (full feature phase, once a thread polls; no read timeout any more; the
+     * caller is the only reader, and senders may be writing: the JDK orders the switch with both): reads and
      * writes that find nothing to do wait in a selector, and {@link #readNow}/{@link #awaitReadable} let the holder
      * of the owner's receive lock read without blocking at a frame boundary.
      */
@@ -196,8 +200,8 @@ final class PduChannel implements AutoCloseable {
             }
             throw e;
         }
-        readSelector = r;
         writeSelector = w;
+        readSelector = r;
     }
 
     /** Bytes received and not yet consumed: the start of the next frame, or nothing (0). */
