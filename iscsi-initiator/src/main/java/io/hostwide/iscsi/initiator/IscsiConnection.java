@@ -336,6 +336,11 @@ final class IscsiConnection implements PduChannel.Placement {
         return true;
     }
 
+    /** True once a poll switched the socket to the selector (see {@link #pollable}). */
+    boolean pollable() {
+        return pollable;
+    }
+
     long lastRx() {
         return lastRx;
     }

@@ -125,6 +125,19 @@ class PolledCompletionTest {
         }
     }
 
+    /** The selector costs a syscall more per wait than a blocking read: only a connection someone polls pays it. */
+    @Test
+    void aConnectionStaysBlockingUntilSomeonePollsIt() throws Exception {
+        try (TestTarget t = new TestTarget(); IscsiHba hba = IscsiHba.connect(oneConnection(t.port()))) {
+            writeReadVerify(hba.disk(0), 0, 4096, 20, 4, false, 50);
+            IscsiConnection c = hba.session().live().conns()[0];
+            assertThat(c.pollable()).as("nobody polled: the reader thread reads blocking").isFalse();
+            writeReadVerify(hba.disk(0), 0, 4096, 20, 1, true, 51);
+            assertThat(c.pollable()).as("switched to the selector at the first poll").isTrue();
+            assertThat(hba.stats().polledPdus()).isPositive();
+        }
+    }
+
     @Test
     void pollersAndAWaiterShareOneConnectionAndLoseNothing() throws Exception {
         try (TestTarget t = new TestTarget(); IscsiHba hba = IscsiHba.connect(oneConnection(t.port()))) {
