@@ -8,11 +8,15 @@
 #
 #   bench/scripts/initiator-vs-libiscsi.sh [--quick] [--rounds N] [--secs S] [--json FILE] [--jar HOSTWIDE.JAR]
 #                                          [--before-jar OLD.JAR] [--only REGEX] [--targets hostwide,tgtd]
+#                                          [--poll] [--stress]
 #
 # Matrix: 4 KiB random reads and 1 MiB sequential reads, each at QD 1, 16 and 64 (--quick: 4 KiB at QD 1 and 16,
 # 1 MiB at QD 16, 3 s rounds). Clients: iscsi-perf (-r for random; -m QD; -b blocks), `hostwide bench` with the
 # --jar, and with --before-jar a second hostwide client run from that jar: before/after in the same run, against
-# the same targets. `hostwide serve` always runs from --jar.
+# the same targets. `hostwide serve` always runs from --jar. --poll adds the client "hostwide-poll": the --jar's
+# bench with --poll (the job thread reads the connection itself while it waits, fio's hipri). --stress runs
+# `stress-ng --cpu N` (N = the cores) for the whole run, started and stopped here: every client then competes
+# with a CPU-bound process on every core.
 # CPU per I/O: the client process's user+sys time (/usr/bin/time) over the I/Os it completed ("whole"), and for
 # hostwide also bench's own figure for the measured interval ("run": excludes JVM start-up, JIT warm-up, login and
 # scan, which the whole-process figure charges to a short run). iscsi-perf starts in milliseconds: its two agree.
@@ -26,7 +30,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib.sh
 source "$root/bench/scripts/lib.sh"
-quick=0 rounds="" secs="" json="" jar="" before="" only="" targets="hostwide,tgtd"
+quick=0 rounds="" secs="" json="" jar="" before="" only="" targets="hostwide,tgtd" poll=0 stress=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -37,6 +41,8 @@ while [ $# -gt 0 ]; do
     --before-jar) before=$2; shift ;;
     --only) only=$2; shift ;;
     --targets) targets=$2; shift ;;
+    --poll) poll=1 ;;
+    --stress) stress=1 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "initiator-vs-libiscsi.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -49,6 +55,7 @@ rounds=${rounds:-3}; secs=${secs:-5}
 
 need=(iscsi-perf:libiscsi-bin iscsi-readcapacity16:libiscsi-bin python3:python3)
 [[ "$targets" == *tgtd* ]] && need+=(tgtd:tgt tgtadm:tgt)
+[ "$stress" = 1 ] && need+=(stress-ng:stress-ng)
 need_packages initiator-vs-libiscsi.sh "" "${need[@]}" /usr/bin/time:time
 [[ "$targets" != *tgtd* || "$(id -u)" = 0 ]] || { echo "initiator-vs-libiscsi.sh: tgtd needs root (or --targets hostwide)" >&2; exit 1; }
 # shellcheck source=../../bin/jdk.sh
@@ -108,7 +115,8 @@ done
 
 clients=(iscsi-perf hostwide)
 [ -n "$before" ] && clients=(iscsi-perf hostwide-before hostwide)
-declare -A jarof=([hostwide]="$jar" [hostwide-before]="$before")
+[ "$poll" = 1 ] && clients+=(hostwide-poll)
+declare -A jarof=([hostwide]="$jar" [hostwide-before]="$before" [hostwide-poll]="$jar")
 
 # One client run; prints "iops<TAB>cpu_us_per_io_whole<TAB>cpu_us_per_io_run" or fails.
 #   run CLIENT TARGET RW(randread|read) BS QD
@@ -121,7 +129,8 @@ run() {
         -b $((bs / 512)) -t "$secs" "$u" >"$out" 2>&1 || rc=$? ;;
     hostwide*)
       timeout -k 5 "$limit" /usr/bin/time -o "$t" -f "%U %S" "$JAVA" -XX:+UseParallelGC -jar "${jarof[$client]}" bench \
-        --device "iscsi:url=$u" --rw="$rw" --bs="$bs" --iodepth="$qd" --runtime="${secs}s" --json >"$out" 2>&1 || rc=$? ;;
+        --device "iscsi:url=$u" --rw="$rw" --bs="$bs" --iodepth="$qd" --runtime="${secs}s" --json \
+        $([ "$client" = hostwide-poll ] && echo --poll) >"$out" 2>&1 || rc=$? ;;
   esac
   if [ "$rc" != 0 ]; then
     [ "$rc" = 124 ] && echo "timed out after ${limit}s" >&2
@@ -161,7 +170,10 @@ fi
 
 results="$work/results.tsv"
 : >"$results"
-echo "initiator-vs-libiscsi.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar${before:+, before-jar $before}" >&2
+if [ "$stress" = 1 ]; then
+  stress-ng --cpu "$(nproc)" --timeout 0 >"$work/stress.log" 2>&1 & pids+=($!); disown $!
+fi
+echo "initiator-vs-libiscsi.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar${before:+, before-jar $before}$([ "$stress" = 1 ] && echo ", with stress-ng --cpu $(nproc)")" >&2
 nc=${#clients[@]}
 for c in "${cells[@]}"; do
   read -r name rw bs qd <<<"$c"

@@ -25,6 +25,18 @@ public interface BlkMqOps {
     default void commitRqs(Hctx hctx) {
     }
 
+    /**
+     * Completion polling ({@code mq_ops->poll}, what {@code blk_poll}/io_uring's IOPOLL call): the submitting thread
+     * reaps completions of hardware queue {@code hctx} itself instead of being woken by the driver's completion
+     * context, so a completion costs one wake-up (the device's) and not two. Ends the requests it finds, on the calling
+     * thread, waiting up to {@code timeoutNanos} for the device to have something. Returns how many completions it
+     * processed (0 when the wait ran out), or -1 when this queue cannot be polled now (the driver does not poll,
+     * or another thread is polling it): the caller then waits for its completions the ordinary way.
+     */
+    default int poll(Hctx hctx, long timeoutNanos) {
+        return -1;
+    }
+
     /** True if {@link #getBudget}/{@link #putBudget} are implemented (both or neither). */
     default boolean hasBudget() {
         return false;

@@ -49,6 +49,14 @@ public final class Submitter {
     }
 
     /**
+     * {@code blk_poll} on this submitter's hardware queue: see {@link BlkMqOps#poll}. Completions found end on this
+     * thread, their callbacks included; -1 means "not polled, wait for completions".
+     */
+    public int poll(long timeoutNanos) {
+        return q.set.ops.poll(ctx.hctx, timeoutNanos);
+    }
+
+    /**
      * Submits one I/O, waiting for a tag if needed. The callback runs exactly once:
      * with the device's status, OFFLINE if the queue is going away, or AGAIN if the
      * thread was interrupted while waiting for a tag (the interrupt flag stays set).

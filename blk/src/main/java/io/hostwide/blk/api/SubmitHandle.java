@@ -96,6 +96,16 @@ public final class SubmitHandle implements AutoCloseable {
         submitter.submitPassthrough(op, cmd, buf, length, cb, userData);
     }
 
+    /**
+     * Reaps completions on this thread ({@code blk_poll}, fio's {@code hipri}): see
+     * {@link io.hostwide.blk.BlkMqOps#poll}. Returns the completions processed, 0 when {@code timeoutNanos} ran out,
+     * -1 when the device cannot be polled now (wait for the callbacks instead). Callbacks of any submitter may run
+     * inside this call.
+     */
+    public int poll(long timeoutNanos) {
+        return submitter.poll(timeoutNanos);
+    }
+
     /** Holds submissions until {@link #finishPlug()} (or 32 are held), then sends them as one batch. */
     public void startPlug() {
         submitter.startPlug();

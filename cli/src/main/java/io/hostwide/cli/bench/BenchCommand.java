@@ -61,6 +61,12 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Job threads (default: ${DEFAULT-VALUE})")
     int numjobs;
 
+    @Option(names = {"--poll", "--hipri"},
+            description = "Jobs reap their own completions while they wait (blk_poll, fio's hipri): on an iscsi: "
+                    + "device the job thread reads the connection itself, one wake-up per completion instead of two "
+                    + "(the connection's reader, then the job); other devices ignore it")
+    boolean poll;
+
     @Option(names = "--runtime", paramLabel = "TIME",
             description = "Run time, e.g. 10s, 500ms, 2m (default: 10s unless --size is given)")
     String runtime;
@@ -165,7 +171,7 @@ public final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--rwmixread: only applies to --rw rw or randrw");
         }
         int readPct = rwmixread != null ? rwmixread : mode.defaultReadPercent();
-        return new BenchSpec(mode, readPct, (int) bsBytes, iodepth, numjobs, runtimeNanos, sizeBytes, seed);
+        return new BenchSpec(mode, readPct, (int) bsBytes, iodepth, numjobs, runtimeNanos, sizeBytes, seed, poll);
     }
 
     /** For picocli's ${COMPLETION-CANDIDATES}: the device kinds registered with the block layer. */

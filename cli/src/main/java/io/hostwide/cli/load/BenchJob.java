@@ -17,6 +17,11 @@ import java.util.concurrent.locks.LockSupport;
 final class BenchJob implements Runnable, BenchTarget.Completion {
 
     private static final long MAX_LATENCY_NANOS = 3_600_000_000_000L;
+    /**
+     * How long one poll waits for the device before the job looks at its ring again (a completion that came another
+     * way, a stop request): a bound, not a spin — the polling thread sleeps in the device's wait.
+     */
+    private static final long POLL_WAIT_NANOS = 10_000_000L;
 
     private final BenchTarget target;
     private final BenchSpec spec;
@@ -101,7 +106,11 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
             while (inFlight > 0 && failure == null) {
                 int slot = completed.poll();
                 if (slot < 0) {
-                    waitForCompletion();
+                    // --poll: reap on this thread (one wake-up per completion: the device's); a device that cannot
+                    // be polled now says -1, and the job waits to be woken by its callbacks as without --poll.
+                    if (!spec.poll() || queue.poll(POLL_WAIT_NANOS) < 0) {
+                        waitForCompletion();
+                    }
                     continue;
                 }
                 // The completions that arrived together are re-issued as one batch (a plug), as fio reaps a batch

@@ -68,6 +68,7 @@ public record BenchResult(String device, BenchSpec spec, long elapsedNanos, Dire
         m.put("bs", spec.blockSize());
         m.put("iodepth", spec.iodepth());
         m.put("numjobs", spec.numjobs());
+        m.put("poll", spec.poll());
         m.put("elapsed_ns", elapsedNanos);
         m.put("read", read.toTree());
         m.put("write", write.toTree());

@@ -5,9 +5,17 @@ package io.hostwide.cli.load;
  *
  * @param sizePerJob   bytes each job transfers before it stops, or 0 for no limit
  * @param runtimeNanos wall-clock limit, or 0 for none (then sizePerJob is set)
+ * @param poll         jobs reap their completions themselves while they wait ({@code blk_poll}, fio's
+ *                     {@code hipri}) where the device can be polled
  */
 public record BenchSpec(RwMode rw, int readPercent, int blockSize, int iodepth, int numjobs,
-                        long runtimeNanos, long sizePerJob, long seed) {
+                        long runtimeNanos, long sizePerJob, long seed, boolean poll) {
+
+    /** A workload whose jobs wait for their completions (no polling). */
+    public BenchSpec(RwMode rw, int readPercent, int blockSize, int iodepth, int numjobs, long runtimeNanos,
+                     long sizePerJob, long seed) {
+        this(rw, readPercent, blockSize, iodepth, numjobs, runtimeNanos, sizePerJob, seed, false);
+    }
 
     public BenchSpec {
         if (blockSize <= 0 || blockSize % 512 != 0) {

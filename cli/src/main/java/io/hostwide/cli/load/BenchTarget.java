@@ -43,6 +43,15 @@ public interface BenchTarget extends AutoCloseable {
         /** Sends what {@link #startBatch()} held ({@code blk_finish_plug}). */
         default void endBatch() {
         }
+
+        /**
+         * Reaps completions on the job's thread, waiting up to {@code timeoutNanos} ({@code blk_poll}): the
+         * completions processed (their callbacks ran inside), 0 when the time ran out, -1 when the device cannot
+         * be polled now, so the job waits for its callbacks instead. Default: never polled.
+         */
+        default int poll(long timeoutNanos) {
+            return -1;
+        }
     }
 
     /** Completion callback; must be cheap and must not block. */

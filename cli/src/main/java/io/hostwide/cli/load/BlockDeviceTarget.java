@@ -123,6 +123,11 @@ public final class BlockDeviceTarget implements BenchTarget {
                     handle.finishPlug();
                 }
             }
+
+            @Override
+            public int poll(long timeoutNanos) {
+                return handle.poll(timeoutNanos);
+            }
         };
     }
 

@@ -111,6 +111,28 @@ class BenchRunnerTest {
         }
     }
 
+    /**
+     * --poll: a job reaps its completions by polling the device on its own thread (a device that completes nothing by
+     * itself would otherwise hang the run); while the device refuses polls (-1) it waits for callbacks from another
+     * thread as without --poll, and loses nothing either way.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void aPolledJobReapsOnItsOwnThreadAndFallsBackWhenRefused() throws Exception {
+        var target = new FakeTargets.Polled(64L << 20, 20);
+        try {
+            BenchSpec spec = new BenchSpec(RwMode.RANDREAD, 100, 4096, 4, 1, 0, 2L << 20, 7, true);
+            BenchResult r = new BenchRunner(target, spec, Interrupts.none(), null).run();
+            assertThat(r.read().ios()).isEqualTo(512);
+            assertThat(r.errors()).isZero();
+            assertThat(target.pollOnForeignThread).isFalse();
+            assertThat(target.polledCompletions.get()).as("completions reaped by polling").isPositive();
+            assertThat(target.refusals.get()).as("every refusal was met").isNegative();
+        } finally {
+            target.close();
+        }
+    }
+
     @Test
     void sequentialJobsWalkDisjointSlicesAndWrap() throws Exception {
         var target = new FakeTargets.Recording(1L << 20); // 256 blocks of 4 KiB

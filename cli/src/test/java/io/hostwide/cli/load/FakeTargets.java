@@ -94,6 +94,68 @@ final class FakeTargets {
     }
 
     /**
+     * A polled device ({@code mq_poll}): completes I/Os only inside {@link JobQueue#poll} on the job's thread, one per
+     * poll; it refuses the first {@code refusals} polls with -1 (another thread polls), and those I/Os complete on a
+     * pool thread instead, as a reader thread would complete them.
+     */
+    static final class Polled extends Recording {
+        private final ExecutorService pool = Executors.newSingleThreadExecutor();
+        private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> pending =
+                new java.util.concurrent.ConcurrentLinkedQueue<>();
+        final AtomicInteger refusals;
+        final AtomicLong polledCompletions = new AtomicLong();
+        volatile boolean pollOnForeignThread;
+
+        Polled(long capacity, int refusals) {
+            super(capacity);
+            this.refusals = new AtomicInteger(refusals);
+        }
+
+        @Override
+        void complete(int slot, Completion done, boolean ok) {
+            pending.add(() -> super.complete(slot, done, ok));
+        }
+
+        @Override
+        public JobQueue openJob(int jobIndex) {
+            JobQueue inner = super.openJob(jobIndex);
+            Thread job = Thread.currentThread();
+            return new JobQueue() {
+                @Override
+                public void submit(boolean write, long offset, int length, ByteBuffer buffer, int slot, Completion d) {
+                    inner.submit(write, offset, length, buffer, slot, d);
+                }
+
+                @Override
+                public int poll(long timeoutNanos) {
+                    if (Thread.currentThread() != job) {
+                        pollOnForeignThread = true;
+                    }
+                    if (refusals.getAndDecrement() > 0) {
+                        Runnable r;
+                        while ((r = pending.poll()) != null) {
+                            pool.execute(r);
+                        }
+                        return -1;
+                    }
+                    Runnable r = pending.poll();
+                    if (r == null) {
+                        return 0;
+                    }
+                    r.run();
+                    polledCompletions.incrementAndGet();
+                    return 1;
+                }
+            };
+        }
+
+        @Override
+        public void close() {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
      * A broken device: completes each I/O {@code times} times on its completion thread while the submitter waits,
      * and that thread goes on when a callback throws (as a device's interrupt path would).
      */

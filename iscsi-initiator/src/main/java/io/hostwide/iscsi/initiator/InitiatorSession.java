@@ -149,6 +149,22 @@ final class InitiatorSession {
         return LowLevelDriver.OK;
     }
 
+    /**
+     * {@code mq_poll}: the calling thread receives on the connection of hardware queue {@code hwQueue} (see
+     * {@link IscsiConnection#poll}); -1 when not logged in or another thread receives there now.
+     */
+    int poll(int hwQueue, long timeoutNanos) {
+        Live l = live;
+        if (l == null) {
+            return -1;
+        }
+        int n = l.conns()[hwQueue % l.conns().length].poll(timeoutNanos);
+        if (n > 0) {
+            stats.polledPdus.add(n);
+        }
+        return n;
+    }
+
     /** {@code commit_rqs}: writes what the connection of hardware queue {@code hwQueue} held back for a batch. */
     void commit(int hwQueue) {
         Live l = live;

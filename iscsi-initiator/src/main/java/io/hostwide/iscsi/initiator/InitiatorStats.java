@@ -13,6 +13,7 @@ public final class InitiatorStats {
     final LongAdder nopOutPingsAnswered = new LongAdder();
     final LongAdder windowClosed = new LongAdder();
     final LongAdder heldForBatch = new LongAdder();
+    final LongAdder polledPdus = new LongAdder();
 
     /** SCSI Command PDUs sent. */
     public long commands() { return commands.sum(); }
@@ -41,10 +42,13 @@ public final class InitiatorStats {
     /** Command PDUs held back to leave in one write with the rest of their batch (not {@code SCMD_LAST}). */
     public long heldForBatch() { return heldForBatch.sum(); }
 
+    /** Target PDUs handled by a submitting thread that polled for its completions ({@code mq_poll}). */
+    public long polledPdus() { return polledPdus.sum(); }
+
     @Override
     public String toString() {
         return "commands=" + commands() + " immediate=" + immediateDataPdus() + " unsolicited=" + unsolicitedDataOutPdus()
                 + " r2t=" + r2ts() + " data-in=" + dataInPdus() + " nop-in=" + nopInPings() + " nop-out-answered=" + nopOutPingsAnswered()
-                + " window-closed=" + windowClosed() + " held-for-batch=" + heldForBatch();
+                + " window-closed=" + windowClosed() + " held-for-batch=" + heldForBatch() + " polled=" + polledPdus();
     }
 }

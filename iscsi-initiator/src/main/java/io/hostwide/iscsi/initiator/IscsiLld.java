@@ -34,6 +34,12 @@ public final class IscsiLld implements LowLevelDriver {
         session.commit(hwQueue);
     }
 
+    /** The submitting thread reads the connection of {@code hwQueue} itself (see {@link IscsiConnection#poll}). */
+    @Override
+    public int mqPoll(int hwQueue, long timeoutNanos) {
+        return session.poll(hwQueue, timeoutNanos);
+    }
+
     @Override
     public EhResult ehAbort(ScsiCmnd cmd) {
         return session.abort(cmd);

@@ -37,7 +37,7 @@ final class IscsiTask {
     long lun;
     ScsiDevice device;
     IscsiConnection conn;
-    /** Data-In bytes placed so far (reader thread only). */
+    /** Data-In bytes placed so far (the connection's receiver only; the receive lock orders its holders). */
     int received;
     /** An internal task's slot goes back to the table when its issue ends. */
     boolean released;

@@ -14,11 +14,16 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.function.Consumer;
 
 /**
- * One TCP connection carrying PDUs: the initiator's codec pair (RFC 7143 §11.2 framing) over a blocking socket
- * channel. Both directions are batched, which is where the syscalls per I/O go:
+ * One TCP connection carrying PDUs: the initiator's codec pair (RFC 7143 §11.2 framing) over a socket channel.
+ * Both directions are batched, which is where the syscalls per I/O go:
  * <ul>
  *   <li>Receive: one read takes whatever the socket holds (up to the buffer), and the frames in it are handed out
  *   one by one from the buffer; at queue depth 16 one read usually carries several Data-In PDUs, where reading the
@@ -28,7 +33,13 @@ import java.nio.channels.SocketChannel;
  *   commands a submitter queues together ({@code SCMD_LAST}) leave in one write.</li>
  * </ul>
  * Both buffers are direct: the socket reads and writes them without the JDK's copy through a temporary direct
- * buffer. Sending is called under the owner's send lock; receiving only from the one reader.
+ * buffer. Sending is called under the owner's send lock; receiving by one thread at a time (the owner's receive
+ * lock).
+ *
+ * <p>In full feature phase a session's channel is {@linkplain #nonBlocking() non-blocking}: a thread waits for the
+ * socket in a selector of its own kind (read or write) instead of inside {@code read(2)}, so the wait can be handed
+ * from the connection's reader thread to a submitting thread that polls for its completion ({@link #awaitReadable},
+ * {@link #wakeupReader}), which a thread blocked in {@code read(2)} could not give up without closing the socket.
  */
 final class PduChannel implements AutoCloseable {
     /** Room for a BHS, the largest AHS (255 words), a header digest, padding and a data digest. */
@@ -47,6 +58,20 @@ final class PduChannel implements AutoCloseable {
     static final int DIRECT_MIN = 32 * 1024;
 
     /**
+     * True after a Data-In of at least {@link #DIRECT_MIN} bytes (reader only): large transfers are under way, so the
+     * next read takes only the next frame's BHS (and header digest), not as much as the buffer holds. A large read
+     * into the receive buffer would take in the next segment's data too, and that data would then be copied into its
+     * command's buffer instead of being read there; with the BHS alone, {@link #place} reads the whole segment
+     * straight into the command's buffer, and takes the BHS after it in the same {@code readv}. Any other frame ends
+     * it: small PDUs batch in the buffer again.
+     */
+    private boolean expectLarge;
+    /** {@code readv} vector of {@link #place}: the rest of the segment, then {@link #recvHead}. */
+    private final ByteBuffer[] scatter = new ByteBuffer[2];
+    /** A view of the start of {@link #recv} (renewed with it), where the padding and the next BHS are read. */
+    private ByteBuffer recvHead;
+
+    /**
      * Where a Data-In segment's bytes belong (the reader's view of the command buffers): {@link #begin} returns false
      * for an ITT that is not a live read or a range outside its buffer (the frame then takes the ordinary path and
      * the handler reports it); after true, {@link #target}/{@link #targetAt} name the bytes, held until {@link #end}.
@@ -61,7 +86,16 @@ final class PduChannel implements AutoCloseable {
         void end();
     }
 
+    /** For {@link Selector#select(Consumer, long)}: readiness is all a wait needs, the keys are not looked at. */
+    private static final Consumer<SelectionKey> READY = k -> { };
+
     private final SocketChannel sc;
+    /**
+     * Null while blocking (login, discovery, a session nobody polled); see {@link #nonBlocking()}. Volatile: a sender
+     * whose write found the socket full reads it without the receive lock.
+     */
+    private volatile Selector readSelector;
+    private volatile Selector writeSelector;
     private Placement placement;
     /** The BHS of a frame whose data went straight to its command buffer ({@link #placed()}). */
     private final ByteBuffer placedHeader = ByteBuffer.allocate(Bhs.LENGTH);
@@ -93,7 +127,7 @@ final class PduChannel implements AutoCloseable {
         this.timedIn = sc.socket().getInputStream();
         // RFC 7143 §13.12: during login the default MaxRecvDataSegmentLength of 8192 applies to both sides.
         this.decoder = PduDecoder.forInitiator(false, false, loginSegment);
-        this.recv = ByteBuffer.allocateDirect(OVERHEAD + loginSegment + BATCH);
+        receiveBuffer(ByteBuffer.allocateDirect(OVERHEAD + loginSegment + BATCH));
         this.send = ByteBuffer.allocateDirect(OVERHEAD + loginSegment + BATCH);
     }
 
@@ -127,9 +161,14 @@ final class PduChannel implements AutoCloseable {
         r.put(0, recv, rxStart, rxEnd - rxStart);
         rxEnd -= rxStart;
         rxStart = 0;
-        recv = r;
+        receiveBuffer(r);
         send = ByteBuffer.allocateDirect(OVERHEAD + maxSend + BATCH);
         readTimeout(0);
+    }
+
+    private void receiveBuffer(ByteBuffer r) {
+        recv = r;
+        recvHead = r.duplicate();
     }
 
     /** Lets large Data-In segments go straight to their command buffers (full feature phase, no data digest). */
@@ -137,8 +176,86 @@ final class PduChannel implements AutoCloseable {
         this.placement = p;
     }
 
+    /**
+     * Makes the channel non-blocking for good (full feature phase, once a thread polls; no read timeout any more; the
+     * caller is the only reader, and senders may be writing: the JDK orders the switch with both): reads and
+     * writes that find nothing to do wait in a selector, and {@link #readNow}/{@link #awaitReadable} let the holder
+     * of the owner's receive lock read without blocking at a frame boundary.
+     */
+    void nonBlocking() throws IOException {
+        if (readTimeoutMillis > 0) {
+            throw new IllegalStateException("a channel with a read timeout stays blocking");
+        }
+        Selector r = Selector.open();
+        Selector w = null;
+        try {
+            w = Selector.open();
+            sc.configureBlocking(false);
+            sc.register(r, SelectionKey.OP_READ);
+            sc.register(w, SelectionKey.OP_WRITE);
+        } catch (IOException | RuntimeException e) {
+            r.close();
+            if (w != null) {
+                w.close();
+            }
+            throw e;
+        }
+        writeSelector = w;
+        readSelector = r;
+    }
+
+    /** Bytes received and not yet consumed: the start of the next frame, or nothing (0). */
+    int buffered() {
+        return rxEnd - rxStart;
+    }
+
+    /**
+     * One read of whatever the socket holds now, without waiting (non-blocking channels only; call with nothing
+     * {@link #buffered()}): the bytes read, 0 when there were none. The end of the stream is an {@link EOFException}.
+     */
+    int readNow() throws IOException {
+        rxStart = rxEnd = 0;
+        int got = channelReadOnce(expectLarge ? Bhs.LENGTH + (headerDigest ? Codes.DIGEST_LENGTH : 0) : 0);
+        if (got < 0) {
+            throw new EOFException("connection closed by the target");
+        }
+        rxEnd = got;
+        return got;
+    }
+
+    /**
+     * Waits until the socket is readable, up to {@code millis} (0: without a limit) or until {@link #wakeupReader}:
+     * true when it is readable. Non-blocking channels only, by the holder of the owner's receive lock.
+     */
+    boolean awaitReadable(long millis) throws IOException {
+        try {
+            return readSelector.select(READY, millis) > 0;
+        } catch (ClosedSelectorException e) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    /** Makes a thread in {@link #awaitReadable} (or the next one to call it) return at once. */
+    void wakeupReader() {
+        Selector r = readSelector;
+        if (r != null) {
+            r.wakeup();
+        }
+    }
+
+    private void awaitWritable() throws IOException {
+        try {
+            writeSelector.select(READY, 0);
+        } catch (ClosedSelectorException e) {
+            throw new ClosedChannelException();
+        }
+    }
+
     /** Bounds each read from now on (0: block without a timeout), for short request/response sessions. */
     void readTimeout(long millis) throws IOException {
+        if (millis > 0 && readSelector != null) {
+            throw new IllegalStateException("a non-blocking channel has no read timeout");
+        }
         readTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, millis);
         sc.socket().setSoTimeout(readTimeoutMillis);
     }
@@ -194,7 +311,9 @@ final class PduChannel implements AutoCloseable {
         send.limit(sendEnd).position(0);
         try {
             while (send.hasRemaining()) {
-                sc.write(send);
+                if (sc.write(send) == 0 && writeSelector != null) {
+                    awaitWritable();   // the socket's send buffer is full: wait for room, do not spin
+                }
             }
         } finally {
             sendEnd = 0;
@@ -238,13 +357,17 @@ final class PduChannel implements AutoCloseable {
         placed = false;
         int rest = readFrame();
         if (placed) {
+            expectLarge = true;
             return true;
         }
+        expectLarge = false;
         if (rest < 0) {
             decoded = decoder.oversize(recv, frameAt);
             return false;
         }
         if (hot()) {
+            expectLarge = hotDataLength >= DIRECT_MIN
+                    && (recv.get(frameAt) & Bhs.OPCODE_MASK) == Opcode.SCSI_DATA_IN.code;
             return true;
         }
         recv.limit(rxStart);
@@ -329,7 +452,7 @@ final class PduChannel implements AutoCloseable {
             bigger.put(0, recv, rxStart, rxEnd - rxStart);
             rxEnd -= rxStart;
             rxStart = 0;
-            recv = bigger;
+            receiveBuffer(bigger);
         }
         fill(Bhs.LENGTH + rest);
         frameAt = rxStart;
@@ -359,27 +482,45 @@ final class PduChannel implements AutoCloseable {
         if (headerDigest && digest.compute(recv, f, Bhs.LENGTH) != Digest.get(recv, f + Bhs.LENGTH)) {
             return false;   // the decoder reports it
         }
+        if (rxEnd - (f + header) >= dsl) {
+            return false;   // only its padding is missing: the ordinary path finishes it
+        }
         int itt = recv.getInt(f + Bhs.INITIATOR_TASK_TAG);
         if (!placement.begin(itt, recv.getInt(f + Bhs.Data.BUFFER_OFFSET) & 0xffff_ffffL, dsl)) {
             return false;
         }
+        int pad = ((dsl + 3) & ~3) - dsl;   // RFC 7143 §11.2.4: the segment is padded to a word
         try {
             ByteBuffer dst = placement.target();
             int at = placement.targetAt();
             int have = Math.min(dsl, rxEnd - (f + header));
             dst.put(at, recv, f + header, have);
             placedHeader.put(0, recv, f, Bhs.LENGTH);
-            rxStart = f + header + have;
+            // Everything buffered belonged to this segment (it had not all arrived): the buffer is empty now.
+            rxStart = rxEnd = 0;
             ByteBuffer rest = dst.slice(at + have, dsl - have);
-            while (rest.hasRemaining()) {
-                if (sc.read(rest) < 0) {
-                    throw new EOFException("connection closed by the target");
+            // One readv per wait: the segment's bytes into the command's buffer, then its padding and the next BHS
+            // (a SCSI Response's whole PDU, or the next Data-In's header) into the receive buffer.
+            recvHead.limit(pad + header).position(0);
+            scatter[0] = rest;
+            scatter[1] = recvHead;
+            try {
+                while (rest.hasRemaining()) {
+                    long got = sc.read(scatter);
+                    if (got < 0) {
+                        throw new EOFException("connection closed by the target");
+                    }
+                    if (got == 0 && readSelector != null) {
+                        awaitReadable(0);   // mid-frame: the rest of the segment is on its way
+                    }
                 }
+            } finally {
+                scatter[0] = null;
+                rxEnd = recvHead.position();
             }
         } finally {
             placement.end();
         }
-        int pad = ((dsl + 3) & ~3) - dsl;   // RFC 7143 §11.2.4: the segment is padded to a word
         if (pad > 0) {
             fill(pad);
             rxStart += pad;
@@ -405,7 +546,7 @@ final class PduChannel implements AutoCloseable {
             rxStart = rxEnd = 0;
         }
         while (rxEnd - rxStart < n) {
-            int got = readTimeoutMillis > 0 ? timedRead() : channelRead();
+            int got = readTimeoutMillis > 0 ? timedRead() : channelRead(expectLarge ? n - (rxEnd - rxStart) : 0);
             if (got < 0) {
                 throw new EOFException("connection closed by the target");
             }
@@ -413,8 +554,22 @@ final class PduChannel implements AutoCloseable {
         }
     }
 
-    private int channelRead() throws IOException {
-        recv.limit(recv.capacity()).position(rxEnd);
+    /**
+     * A read for {@link #fill} of at most {@code max} bytes (0: as many as fit): waits (in the read selector when
+     * non-blocking) until at least a byte came.
+     */
+    private int channelRead(int max) throws IOException {
+        for (;;) {
+            int got = channelReadOnce(max);
+            if (got != 0 || readSelector == null) {
+                return got;
+            }
+            awaitReadable(0);
+        }
+    }
+
+    private int channelReadOnce(int max) throws IOException {
+        recv.limit(max > 0 ? Math.min(recv.capacity(), rxEnd + max) : recv.capacity()).position(rxEnd);
         try {
             return sc.read(recv);
         } finally {
@@ -435,12 +590,22 @@ final class PduChannel implements AutoCloseable {
         return got;
     }
 
+    /** Closes the socket; a thread waiting in a selector returns (and then finds the channel closed). */
     @Override
     public void close() {
         try {
             sc.close();
         } catch (IOException e) {
             // closing a socket that is already broken: nothing more to release
+        }
+        for (Selector s : new Selector[] {readSelector, writeSelector}) {
+            if (s != null) {
+                try {
+                    s.close();   // wakes a thread selecting on it, deregisters the channel: its fd closes now
+                } catch (IOException e) {
+                    // nothing left to release
+                }
+            }
         }
     }
 }

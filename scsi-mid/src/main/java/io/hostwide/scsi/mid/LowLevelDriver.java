@@ -34,6 +34,16 @@ public interface LowLevelDriver {
     default void commitRqs(int hwQueue) {
     }
 
+    /**
+     * {@code mq_poll}: the calling thread reaps the completions of hardware queue {@code hwQueue} itself (see
+     * {@link io.hostwide.blk.BlkMqOps#poll}), waiting up to {@code timeoutNanos} for one; returns the completions
+     * processed, or -1 when the queue cannot be polled now. Drivers that complete from their own context only keep
+     * the default.
+     */
+    default int mqPoll(int hwQueue, long timeoutNanos) {
+        return -1;
+    }
+
     /** {@code eh_abort_handler} (ABORT TASK). */
     default EhResult ehAbort(ScsiCmnd cmd) {
         return EhResult.FAILED;

@@ -63,6 +63,12 @@ final class MidOps implements BlkMqOps {
         host.lld.commitRqs(hctx.queueNum());
     }
 
+    /** {@code scsi_mq_poll}: the host template's {@code mq_poll} with the hardware queue's number. */
+    @Override
+    public int poll(Hctx hctx, long timeoutNanos) {
+        return host.lld.mqPoll(hctx.queueNum(), timeoutNanos);
+    }
+
     /**
      * {@code scsi_queue_rq} (digest §4.4): device state, host recovery, target and host readiness, prepare once
      * (DONTPREP), start, {@code queuecommand}. A refusal sets the blocked counter, undoes the busy counts and
