@@ -187,6 +187,19 @@ public final class PersistentReservations {
     }
 
     /**
+     * A reset taken on this gateway (LOGICAL UNIT RESET, a target reset; SAM-5 §6.3) reaches the LU through every
+     * gateway: shared, each other gateway aborts its commands on the LU and raises {@code ascAscq} on its I_T
+     * nexuses of it ({@link LuEvent.Kind#RESET}) before this returns. Call after {@link #releaseSpc2()} (or
+     * {@link #powerOn()}), whose shared change the others install first. Nothing to do for a single gateway.
+     */
+    public void resetOtherGateways(int ascAscq) {
+        SharedReservations sh = shared;
+        if (sh != null) {
+            sh.broadcast(LuEvent.Kind.RESET, ascAscq);
+        }
+    }
+
+    /**
      * A power on (TARGET COLD RESET, SAM-5 §6.3.2). SPC-4 §5.14.5 (APTPL): when the last valid PERSISTENT RESERVE
      * OUT parameter list set APTPL, the registrations and the persistent reservation are kept, as across a power
      * loss; otherwise they are all lost. The SPC-2 reservation goes either way, and PRgeneration restarts at 0

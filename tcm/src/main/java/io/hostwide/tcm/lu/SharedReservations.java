@@ -46,6 +46,7 @@ public final class SharedReservations {
     private Thread recovery;         // guarded by cacheLock
     private volatile ReservationStore.Watch watch;
     private volatile boolean closed;
+    private volatile LuEvent.Listener listener;
 
     SharedReservations(PersistentReservations pr, ReservationStore store, String gatewayId) {
         this.pr = pr;
@@ -82,6 +83,13 @@ public final class SharedReservations {
         }
     }
 
+    /** The relative target port ids every gateway advertised, in order: every target port of the LU. */
+    public java.util.SortedSet<Integer> relativePortIds() {
+        synchronized (cacheLock) {
+            return new java.util.TreeSet<>(doc.ports().keySet());
+        }
+    }
+
     /** Advertises a target port of this gateway to the others (for REGISTER AND MOVE, SPC-4 §5.13.8). */
     public boolean advertisePort(int relativeTargetPortId, String portName) {
         synchronized (pr) {
@@ -110,6 +118,80 @@ public final class SharedReservations {
             }
             return false;
         }
+    }
+
+    /**
+     * Sends {@code kind}/{@code code} to every other gateway of the LU ({@link LuEvent}) and returns once each
+     * acted on it and acknowledged, or, after the notify timeout, once the silent ones were fenced by the store.
+     *
+     * @return true when every gateway acknowledged in time; false when one did not (and was fenced) or the store
+     *         could not be reached (the others may not have it)
+     */
+    public boolean broadcast(LuEvent.Kind kind, int code) {
+        return broadcast(kind, code, notifyTimeout);
+    }
+
+    /** As {@link #broadcast(LuEvent.Kind, int)}, with its own notify timeout (after which the silent are fenced). */
+    public boolean broadcast(LuEvent.Kind kind, int code, Duration timeout) {
+        try {
+            return store.notifyWatchers(new LuEvent(gatewayId, kind, code).encode(), timeout);
+        } catch (ReservationStore.UnavailableException e) {
+            LOG.warning(() -> pr.device().name() + ": cannot tell the other gateways of " + kind + ": " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** Where events other than resets go (the ALUA policy's {@link LuEvent.Kind#RELEASE}); null: nowhere. */
+    public void listener(LuEvent.Listener l) { this.listener = l; }
+
+    /** Another gateway's event: a reset is carried out here; the rest goes to the listener. On the delivery thread. */
+    private void event(byte[] payload) {
+        LuEvent e;
+        try {
+            e = LuEvent.decode(payload);
+        } catch (SharedPrDocument.MalformedException ex) {
+            LOG.warning(() -> "unreadable event for " + pr.device().name() + ": " + ex.getMessage());
+            return;
+        }
+        if (e.origin().equals(gatewayId)) {
+            return;
+        }
+        if (e.kind() == LuEvent.Kind.RESET) {
+            remoteReset(e.code());
+            return;
+        }
+        LuEvent.Listener l = listener;
+        if (l != null) {
+            l.event(e);
+        }
+    }
+
+    /**
+     * A reset taken on another gateway (SAM-5 §6.3.3): this gateway's commands on the LU are aborted, its
+     * medium-removal preventions cleared, and each of its I_T nexuses of the LU gets the reset's unit attention,
+     * as the reset's own gateway did for its nexuses. The SPC-2 reservation's release is already in the shared
+     * state (the resetting gateway committed it before telling).
+     */
+    private void remoteReset(int ascAscq) {
+        Device d = pr.device();
+        List<ItNexus> nexuses = new java.util.ArrayList<>();
+        for (SessionLun l : d.nexuses()) {
+            nexuses.add(l.session());
+        }
+        PersistentReservations.RemoteAborter a = pr.remoteAborter();
+        if (!nexuses.isEmpty() && a != null) {
+            CountDownLatch gone = new CountDownLatch(1);
+            a.abort(nexuses, gone::countDown);
+            try {
+                gone.await(notifyTimeout.toMillis(), TimeUnit.MILLISECONDS); // as PREEMPT AND ABORT, bounded
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        d.clearMediumRemovalPrevention();
+        d.broadcastUnitAttention(ascAscq, null);
+        LOG.info(() -> d.name() + ": reset on another gateway; unit attention " + Integer.toHexString(ascAscq)
+                + " for " + nexuses.size() + " I_T nexuses here");
     }
 
     PersistentReservations.Result change(Function<PrState, PrChange> decide) {
@@ -273,6 +355,10 @@ public final class SharedReservations {
     private final class Watcher implements ReservationStore.Watcher {
         @Override
         public void notified(byte[] payload) {
+            if (LuEvent.is(payload)) {
+                event(payload);
+                return;
+            }
             SharedPrDocument.Notify n;
             try {
                 n = SharedPrDocument.decodeNotify(payload);

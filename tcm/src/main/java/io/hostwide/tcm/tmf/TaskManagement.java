@@ -35,6 +35,11 @@ import java.util.function.Predicate;
  * RESET with POWER ON OCCURRED (29h/01h); I_T NEXUS RESET releases that nexus's SPC-2 reservations and raises I_T
  * NEXUS LOSS OCCURRED (29h/07h) for it. Persistent reservations survive all of them (SPC-4 §5.13.1) but TARGET
  * COLD RESET, a power on, which keeps them only with APTPL ({@code PersistentReservations.powerOn}).
+ *
+ * <p>An LU several gateways export (shared reservations, issue 16) is one LU behind all their target ports: a
+ * reset taken on one gateway releases the SPC-2 reservation in the shared state, and then every other gateway
+ * aborts its commands on the LU and raises the same unit attention on its own I_T nexuses before the function's
+ * response goes out ({@code PersistentReservations.resetOtherGateways}).
  */
 public final class TaskManagement {
     /** REPORT SUPPORTED TASK MANAGEMENT FUNCTIONS bytes 0..1 (SPC-4 §6.36): ATS ATSS CTSS LURS QTS TRS; QUAS QTSS ITNRS. */
@@ -83,8 +88,10 @@ public final class TaskManagement {
                     null, () -> {}, cb);
             case ABORT_TASK_SET -> abort(s, f, c -> c.session() == s && c.lun() == lun, null, () -> {}, cb);
             case CLEAR_TASK_SET -> abort(s, f, c -> c.device() == dev, null, () -> {}, cb);
-            case LOGICAL_UNIT_RESET -> abort(s, f, c -> c.device() == dev, null,
-                    () -> resetLogicalUnit(dev, Asc.BUS_DEVICE_RESET_FUNCTION_OCCURRED), cb);
+            case LOGICAL_UNIT_RESET -> abort(s, f, c -> c.device() == dev, null, () -> {
+                resetLogicalUnit(dev, Asc.BUS_DEVICE_RESET_FUNCTION_OCCURRED);
+                dev.reservations().resetOtherGateways(Asc.BUS_DEVICE_RESET_FUNCTION_OCCURRED);
+            }, cb);
             case I_T_NEXUS_RESET -> abort(s, f, c -> c.session() == s, null, () -> nexusReset(s), cb);
             case TARGET_WARM_RESET, TARGET_COLD_RESET -> {
                 ScsiTarget t = s.port().target();
@@ -96,6 +103,9 @@ public final class TaskManagement {
                             d.reservations().powerOn();
                         }
                         registry.powerOnOccurred(t);
+                    }
+                    for (Device d : lus) { // the target's ports on other gateways: same LUs, same reset
+                        d.reservations().resetOtherGateways(asc);
                     }
                 }, cb);
             }
