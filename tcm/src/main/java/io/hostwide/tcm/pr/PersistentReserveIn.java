@@ -6,9 +6,12 @@ import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.lu.PrState;
 import io.hostwide.tcm.lu.PrType;
 import io.hostwide.tcm.lu.Registration;
+import io.hostwide.tcm.lu.SharedReservations;
 import io.hostwide.tcm.spi.SenseReason;
 
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * PERSISTENT RESERVE IN (SPC-4 §6.15): READ KEYS, READ RESERVATION, REPORT CAPABILITIES, READ FULL STATUS, from
@@ -73,31 +76,49 @@ public final class PersistentReserveIn {
     }
 
     /**
-     * SPC-4 §6.15.5: one full status descriptor per registration: key, ALL_TG_PT / R_HOLDER, scope and type
-     * when holding, relative target port identifier, and the initiator's TransportID.
+     * SPC-4 §6.15.5: one full status descriptor per registered I_T nexus: key, ALL_TG_PT / R_HOLDER, scope and
+     * type when holding, relative target port identifier, and the initiator's TransportID. A registration made
+     * with ALL_TG_PT registers the initiator port through every target port of the LU; with several gateways
+     * (shared reservations) that is one descriptor per target port any gateway advertised, each with its
+     * relative target port identifier and ALL_TG_PT set, so that every gateway answers alike and a host sees the
+     * nexus of each path. Otherwise the one descriptor names the port the registration arrived on.
      */
     private static int readFullStatus(Command cmd, PrState s) {
         List<Registration> regs = s.registrations();
+        SharedReservations sh = cmd.device() == null ? null : cmd.device().reservations().shared();
+        SortedSet<Integer> ports = sh == null ? new TreeSet<>() : sh.relativePortIds();
         int len = 8;
         for (Registration r : regs) {
-            len += 24 + TransportIds.length(r.initiatorPortName());
+            len += (24 + TransportIds.length(r.initiatorPortName())) * rtpis(r, ports).size();
         }
         byte[] d = cmd.scratch(len);
         BigEndian.put32(d, 0, s.generation() & 0xFFFF_FFFFL);
         BigEndian.put32(d, 4, len - 8);
         int p = 8;
         for (Registration r : regs) {
-            BigEndian.put64(d, p, r.key());
             boolean holder = s.isHolder(r);
-            d[p + 12] = (byte) ((r.allTargetPorts() ? 0x02 : 0) | (holder ? 0x01 : 0));
-            if (holder) {
-                d[p + 13] = (byte) (PrType.LU_SCOPE << 4 | s.type());
+            for (int rtpi : rtpis(r, ports)) {
+                BigEndian.put64(d, p, r.key());
+                d[p + 12] = (byte) ((r.allTargetPorts() ? 0x02 : 0) | (holder ? 0x01 : 0));
+                if (holder) {
+                    d[p + 13] = (byte) (PrType.LU_SCOPE << 4 | s.type());
+                }
+                BigEndian.put16(d, p + 18, rtpi);
+                int tid = TransportIds.write(d, p + 24, r.initiatorPortName());
+                BigEndian.put32(d, p + 20, tid);
+                p += 24 + tid;
             }
-            BigEndian.put16(d, p + 18, r.relativeTargetPortId());
-            int tid = TransportIds.write(d, p + 24, r.initiatorPortName());
-            BigEndian.put32(d, p + 20, tid);
-            p += 24 + tid;
         }
         return cmd.respond(d, len);
+    }
+
+    /** The relative target port ids a registration's descriptors name (see {@link #readFullStatus}). */
+    private static SortedSet<Integer> rtpis(Registration r, SortedSet<Integer> ports) {
+        SortedSet<Integer> out = new TreeSet<>();
+        out.add(r.relativeTargetPortId());
+        if (r.allTargetPorts()) {
+            out.addAll(ports);
+        }
+        return out;
     }
 }
