@@ -5,11 +5,12 @@
 # hostwide/librbd and hostwide/tgtd.
 #
 #   bench/scripts/rbd-vs.sh [--quick] [--rounds N] [--secs S] [--json FILE] [--jar HOSTWIDE.JAR] [--only REGEX]
+#                           [--baseline-jar JAR] [--osd-detail] [--hw-ceph-opt 'KEY = VALUE']...
 #                           [--conf CEPH.CONF --pool POOL]
 #
 # Cluster: by default the script starts its own single-node test cluster (bin/ceph-test-cluster, memstore OSD on
 # loopback) and destroys it at the end; --conf/--pool use an existing cluster instead (the script then creates and
-# removes two images of its own, hostwide-bench-<pid>-{a,b}). Each gateway serves its own image, both filled with
+# removes images of its own, hostwide-bench-<pid>-{l,a,b[,c]}). Each row has its own image, all filled with
 # data first (reads of never-written RBD objects cost no OSD read and would flatter every row).
 #
 # Cells: 4 KiB random read and random write at QD 1/16/64; 1 MiB sequential read and write at QD 4/16 (--quick:
@@ -23,6 +24,17 @@
 # moves much less with load than ops/s does. With --conf the OSD column is empty unless DIR/run/osd.*.pid exists
 # next to the conf (a bin/ceph-test-cluster directory).
 #
+# --baseline-jar JAR adds a row "hw-base": a second `hostwide serve` from JAR on an image of its own, driven like the
+# hostwide row in the same rotation, so before/after come from one run (the summary adds hw/base).
+#
+# --osd-detail (needs the OSD's admin socket: the script's own cluster) says what the OSD received per client
+# operation in each row: `perf dump` deltas of osd.0 around every round (ops, reads, writes, read-modify-writes,
+# bytes in and out, mean op latency), the kinds of op among its `dump_historic_ops` of the round (history raised to
+# 1,000 ops; e.g. "rbd_data write <=4K", "rbd_header call lock.get_info"), and for the hostwide rows the commands
+# that reached the backstore (`stats` of the serve admin socket). All taken outside the CPU-measured window.
+# --hw-ceph-opt 'KEY = VALUE' (repeatable) adds a [client] line to a copy of the conf that only the hostwide row's
+# serve uses (e.g. 'rbd cache = false'), to try a client option on hostwide alone.
+#
 # Every cell starts with an uncounted 2 s warm-up run of each row. The write client is a new JVM each round, run with
 # C1 only (-XX:TieredStopAtLevel=1): in 3-5 s rounds C2's compiling costs that JVM more CPU than it saves (client
 # CPU per 4 KiB write 130-160 us instead of 250-380 us, measured), CPU the two gateways then lack. Both gateways get
@@ -35,7 +47,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib.sh
 source "$root/bench/scripts/lib.sh"
-quick=0 rounds="" secs="" json="" jar="" only="" conf="" pool=""
+quick=0 rounds="" secs="" json="" jar="" only="" conf="" pool="" basejar="" osd_detail=0 hw_opts=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -46,6 +58,9 @@ while [ $# -gt 0 ]; do
     --only) only=$2; shift ;;
     --conf) conf=$2; shift ;;
     --pool) pool=$2; shift ;;
+    --baseline-jar) basejar=$2; shift ;;
+    --osd-detail) osd_detail=1 ;;
+    --hw-ceph-opt) hw_opts+=("$2"); shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "rbd-vs.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -72,6 +87,9 @@ if [ -z "$jar" ]; then
   jar="$root/cli/target/hostwide.jar"
 fi
 [ -f "$jar" ] || { echo "rbd-vs.sh: no such jar: $jar" >&2; exit 1; }
+[ -z "$basejar" ] || [ -f "$basejar" ] || { echo "rbd-vs.sh: no such jar: $basejar" >&2; exit 1; }
+[ "$osd_detail" = 0 ] || [ -z "$conf" ] \
+  || { echo "rbd-vs.sh: --osd-detail needs the script's own cluster (the OSD's admin socket), not --conf" >&2; exit 2; }
 
 work=$(mktemp -d /tmp/hostwide-rbd-vs.XXXXXX)
 cluster="" pids=() images=()
@@ -84,23 +102,28 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-himg=hostwide-bench-$$-a timg=hostwide-bench-$$-b
+himg=hostwide-bench-$$-a timg=hostwide-bench-$$-b bimg=hostwide-bench-$$-c limg=hostwide-bench-$$-l
+# Every row its own image: on a memstore OSD a write costs more on objects that took more random writes (measured:
+# the row sharing fio's image paid 20-30% more OSD CPU per 4 KiB write, whichever jar it ran), and a shared image's
+# exclusive lock would move between fio and the serve at every switch of rows
+all_images=("$limg" "$himg" "$timg"); [ -z "$basejar" ] || all_images+=("$bimg")
 if [ -z "$conf" ]; then
   cluster="$work/ceph" pool=rbd
   echo "rbd-vs.sh: starting a test cluster in $cluster" >&2
-  "$root/bin/ceph-test-cluster" start "$cluster" --size 6 --image "$himg:1G" --image "$timg:1G" >&2
+  # shellcheck disable=SC2046
+  "$root/bin/ceph-test-cluster" start "$cluster" --size $((3 * ${#all_images[@]})) $(printf -- "--image %s:1G " "${all_images[@]}") >&2
   conf="$cluster/ceph.conf"
 else
-  for i in "$himg" "$timg"; do timeout 60 rbd -c "$conf" create --size 1G "$pool/$i"; images+=("$i"); done
+  for i in "${all_images[@]}"; do timeout 60 rbd -c "$conf" create --size 1G "$pool/$i"; images+=("$i"); done
 fi
 export CEPH_CONF="$conf"
-echo "rbd-vs.sh: filling both images" >&2
-for i in "$himg" "$timg"; do
+echo "rbd-vs.sh: filling the images" >&2
+for i in "${all_images[@]}"; do
   timeout 300 fio --name=fill --ioengine=rbd --clientname=admin --pool="$pool" --rbdname="$i" --rw=write --bs=4m \
     --iodepth=4 --size=1g >"$work/fill.log" 2>&1 || { echo "rbd-vs.sh: filling $i failed: $(tail -5 "$work/fill.log")" >&2; exit 1; }
 done
 
-tport=$(pick_port); hport=$(pick_port "$tport")
+tport=$(pick_port); hport=$(pick_port "$tport"); bport=$(pick_port "$tport" "$hport")
 tiqn=iqn.2026-12.org.tgt:rbd-bench; hiqn=iqn.2026-12.io.hostwide:rbd-bench
 
 ctl=$(pick_tgtd_index)   # tgtd's control-socket index, not a TCP port
@@ -110,27 +133,44 @@ tgtd_pid=${pids[-1]}
 tgtadm -C $ctl --lld iscsi --op new --mode target --tid 1 -T $tiqn
 tgtadm -C $ctl --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 --bstype rbd -b "$pool/$timg" --bsopts "conf=$conf"
 tgtadm -C $ctl --lld iscsi --op bind --mode target --tid 1 -I ALL
-cat >"$work/serve.json" <<EOF
+hconf=$conf
+if [ ${#hw_opts[@]} -gt 0 ]; then
+  hconf="$work/hostwide-ceph.conf"
+  { cat "$conf"; echo "[client]"; printf "%s\n" "${hw_opts[@]}"; } >"$hconf"
+  echo "rbd-vs.sh: the hostwide row's client also has: ${hw_opts[*]}" >&2
+fi
+# serve_jar NAME JAR PORT IMAGE CONF: starts `hostwide serve` from JAR on 127.0.0.1:PORT exporting IMAGE as LUN 0
+serve_jar() {
+  local name=$1 sjar=$2 port=$3 img=$4 sconf=$5
+  cat >"$work/$name.json" <<EOF
 {
-  "portals": ["127.0.0.1:$hport"],
-  "backstores": { "rbd0": { "type": "rbd", "pool": "$pool", "image": "$himg", "conf": "$conf", "block_size": 512 } },
+  "portals": ["127.0.0.1:$port"],
+  "backstores": { "rbd0": { "type": "rbd", "pool": "$pool", "image": "$img", "conf": "$sconf", "block_size": 512 } },
   "targets": [ { "name": "$hiqn", "luns": [ { "lun": 0, "backstore": "rbd0" } ] } ]
 }
 EOF
-# shellcheck disable=SC2046 # the option strings split into words on purpose
-"$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory 2g) -jar "$jar" serve --memory 2g \
-  --config "$work/serve.json" --admin-socket "$work/admin.sock" >"$work/hostwide.log" 2>&1 & pids+=($!); serve_pid=$!
-disown $!
-wait_port $hport || { echo "hostwide serve did not start: $(tail "$work/hostwide.log")" >&2; exit 1; }
-
+  # shellcheck disable=SC2046 # the option strings split into words on purpose
+  "$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory 2g) -jar "$sjar" serve --memory 2g \
+    --config "$work/$name.json" --admin-socket "$work/$name.sock" >"$work/$name.log" 2>&1 & pids+=($!)
+  disown $!
+  wait_port "$port" || { echo "hostwide serve ($name) did not start: $(tail "$work/$name.log")" >&2; exit 1; }
+}
+serve_jar hostwide "$jar" "$hport" "$himg" "$hconf"; serve_pid=${pids[-1]}
 declare -A url=([tgtd]="iscsi://127.0.0.1:$tport/$tiqn/1" [hostwide]="iscsi://127.0.0.1:$hport/$hiqn/0")
-declare -A image=([librbd]="$himg" [tgtd]="$timg" [hostwide]="$himg")
-for t in tgtd hostwide; do
+declare -A image=([librbd]="$limg" [tgtd]="$timg" [hostwide]="$himg")
+declare -A sock=([hostwide]="$work/hostwide.sock")
+rows=(librbd tgtd hostwide)
+declare -A gw_pid=([librbd]="" [tgtd]=$tgtd_pid [hostwide]=$serve_pid)
+if [ -n "$basejar" ]; then
+  serve_jar hw-base "$basejar" "$bport" "$bimg" "$conf"
+  url[hw-base]="iscsi://127.0.0.1:$bport/$hiqn/0" image[hw-base]=$bimg sock[hw-base]="$work/hw-base.sock"
+  gw_pid[hw-base]=${pids[-1]}; rows+=(hw-base)
+fi
+for t in "${rows[@]:1}"; do
   b=$(iscsi-readcapacity16 "${url[$t]}" | awk -F: '/LOGICAL BLOCK LENGTH/ {print $2+0}')
   [ "$b" = 512 ] || { echo "rbd-vs.sh: $t: block length '$b', expected 512" >&2; exit 1; }
 done
-rows=(librbd tgtd hostwide)
-declare -A gw_pid=([librbd]="" [tgtd]=$tgtd_pid [hostwide]=$serve_pid)
+nrows=${#rows[@]}
 osd_pid=$(cat "$(dirname "$conf")"/run/osd.*.pid 2>/dev/null | head -1 || true)
 ticks=$(getconf CLK_TCK)
 # cpu_ticks PID: utime + stime of all the process's threads, in clock ticks (0 without a PID)
@@ -176,6 +216,33 @@ fi
 [ ${#cells[@]} -gt 0 ] || { echo "rbd-vs.sh: --only '$only' matches no cell" >&2; exit 2; }
 
 results="$work/results.tsv"; : >"$results"
+detail="$work/osd-detail.tsv"; : >"$detail"
+osd_asok=""
+if [ "$osd_detail" = 1 ]; then
+  osd_asok=$(ls "$cluster"/run/osd.*.asok 2>/dev/null | head -1)
+  [ -S "$osd_asok" ] || { echo "rbd-vs.sh: --osd-detail: no OSD admin socket in $cluster/run" >&2; exit 1; }
+  for kv in "osd_op_history_size 1000" "osd_op_history_duration 3600"; do
+    # shellcheck disable=SC2086
+    ceph --admin-daemon "$osd_asok" config set $kv >/dev/null
+  done
+fi
+osd_ask() { timeout 60 ceph --admin-daemon "$osd_asok" "$@"; }
+# hw_stats ROW: the serve's backstore counters, "reads writes other read-bytes write-bytes" (hostwide rows only)
+hw_stats() {
+  [ -n "${sock[$1]:-}" ] || { echo "- - - - -"; return; }
+  python3 - "${sock[$1]}" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"stats\n")
+data = b""
+while not data.endswith(b"\n") or data.count(b"{") > data.count(b"}"):
+    chunk = s.recv(65536)
+    if not chunk:
+        break
+    data += chunk
+b = json.loads(data)["backstores"][0]
+print(b["reads"]["ops"], b["writes"]["ops"], b["other"]["ops"], b["reads"]["bytes"], b["writes"]["bytes"])
+PY
+}
 echo "rbd-vs.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar" >&2
 for c in "${cells[@]}"; do
   read -r name rw bs qd <<<"$c"
@@ -185,11 +252,26 @@ for c in "${cells[@]}"; do
   for t in "${rows[@]}"; do run "$t" "$rw" "$bs" "$qd" >/dev/null || { echo "rbd-vs.sh: warm-up of $name, $t failed" >&2; exit 1; }; done
   dur=$secs
   for r in $(seq 1 "$rounds"); do
-    for k in 0 1 2; do
-      t=${rows[$(( (k + r - 1) % 3 ))]}
+    for k in $(seq 0 $((nrows - 1))); do
+      t=${rows[$(( (k + r - 1) % nrows ))]}
+      if [ "$osd_detail" = 1 ]; then osd_ask perf dump >"$work/perf0.json"; s0=$(hw_stats "$t"); fi
+      t0=$(date +%s.%N)
       o0=$(cpu_ticks "$osd_pid") g0=$(cpu_ticks "${gw_pid[$t]}")
       v=$(run "$t" "$rw" "$bs" "$qd") || v=0
       o1=$(cpu_ticks "$osd_pid") g1=$(cpu_ticks "${gw_pid[$t]}")
+      t1=$(date +%s.%N)
+      if [ "$osd_detail" = 1 ]; then
+        osd_ask perf dump >"$work/perf1.json"; s1=$(hw_stats "$t")
+        # a sample only, and slow to format (a 5,000-op history took over 60 s here): lost samples are not fatal
+        timeout 30 ceph --admin-daemon "$osd_asok" dump_historic_ops >"$work/historic.json" 2>/dev/null || : >"$work/historic.json"
+        d=$(python3 "$root/bench/scripts/rbd-osd-detail.py" round "$work/perf0.json" "$work/perf1.json" \
+          "$work/historic.json" "$t0" "$t1")
+        printf "%s\t%s\t%s\t%s\t%s\n" "$name" "$t" "$r" "$(awk -v v="$v" -v s="$secs" 'BEGIN {print v * s}')" "$d" >>"$detail"
+        read -r -a a0 <<<"$s0"; read -r -a a1 <<<"$s1"
+        hw=""
+        [ "${a0[0]}" = - ] || hw=" | backstore: reads $((a1[0] - a0[0])) writes $((a1[1] - a0[1])) other $((a1[2] - a0[2])) bytes r/w $((a1[3] - a0[3]))/$((a1[4] - a0[4]))"
+        printf "  %-18s %-9s round %d: OSD %s%s\n" "$name" "$t" "$r" "$(cut -f1-7 <<<"$d" | tr '\t' ' ')" "$hw" >&2
+      fi
       # CPU microseconds per operation: OSD, gateway, client (ops = ops/s x seconds of the measured run)
       cpu=$(awk -v v="$v" -v s="$secs" -v hz="$ticks" -v o=$((o1 - o0)) -v g=$((g1 - g0)) \
         -v c="$(awk '{print $1 + $2}' "$work/client.cpu" 2>/dev/null || echo 0)" -v osd="$osd_pid" \
@@ -214,7 +296,8 @@ for line in open(path):
         order.append(cell)
     vals[(cell, row)].append(float(v)); bsz[cell] = int(bs)
     cpu[(cell, row)].append((None if osd == "-" else float(osd), float(gw), float(client)))
-rows = ["librbd", "tgtd", "hostwide"]
+rows = [r for r in ["librbd", "tgtd", "hostwide", "hw-base"] if any(k[1] == r for k in vals)]
+base = "hw-base" in rows
 def cpu_med(cell, row):
     xs = cpu[(cell, row)]
     osd = [x[0] for x in xs if x[0] is not None]
@@ -226,16 +309,19 @@ def fmt(c):
     return f"{'-' if o is None else f'{o:.0f}'}/{c['gateway']:.0f}/{c['client']:.0f}/{total:.0f}"
 print(f"medians of {nrounds} rounds x {secs}s (ops/s; MiB/s for 1 MiB cells); librbd = fio ioengine=rbd, "
       "gateways via iSCSI on loopback")
-print(f"{'cell':<18} {'librbd':>9} {'tgtd':>9} {'hostwide':>9} {'hw/librbd':>10} {'hw/tgtd':>8}")
+print(f"{'cell':<18} " + " ".join(f"{r:>9}" for r in rows) + f" {'hw/librbd':>10} {'hw/tgtd':>8}"
+      + (f" {'hw/base':>8} {'base/librbd':>11}" if base else ""))
 report = []
 for cell in order:
     med = {r: statistics.median(vals[(cell, r)]) for r in rows}
     scale = bsz[cell] / (1 << 20) if bsz[cell] >= (1 << 20) else 1
     print(f"{cell:<18} " + " ".join(f"{med[r] * scale:>9.0f}" for r in rows)
-          + f" {med['hostwide'] / med['librbd']:>9.2f}x {med['hostwide'] / med['tgtd']:>7.2f}x")
+          + f" {med['hostwide'] / med['librbd']:>9.2f}x {med['hostwide'] / med['tgtd']:>7.2f}x"
+          + (f" {med['hostwide'] / med['hw-base']:>7.2f}x {med['hw-base'] / med['librbd']:>10.2f}x" if base else ""))
     report.append({"cell": cell, "block_size": bsz[cell], "rounds": {r: vals[(cell, r)] for r in rows},
                    "median_ops": med, "ratio_librbd": med["hostwide"] / med["librbd"],
                    "ratio_tgtd": med["hostwide"] / med["tgtd"],
+                   **({"ratio_base": med["hostwide"] / med["hw-base"]} if base else {}),
                    "cpu_us_per_op": {r: cpu_med(cell, r) for r in rows}})
 print("CPU microseconds per operation (medians; osd / gateway / client / sum)")
 for cell in order:
@@ -244,3 +330,4 @@ if out:
     with open(out, "w") as f:
         json.dump({"secs": int(secs), "rounds": int(nrounds), "cells": report}, f, indent=1)
 EOF
+[ "$osd_detail" = 0 ] || python3 "$root/bench/scripts/rbd-osd-detail.py" summary "$detail"

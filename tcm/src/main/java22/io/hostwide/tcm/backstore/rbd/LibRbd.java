@@ -70,6 +70,7 @@ final class LibRbd {
     static final MethodHandle RADOS_CREATE = rados("rados_create", JAVA_INT, ADDRESS, ADDRESS);
     static final MethodHandle RADOS_CONF_READ_FILE = rados("rados_conf_read_file", JAVA_INT, ADDRESS, ADDRESS);
     static final MethodHandle RADOS_CONF_SET = rados("rados_conf_set", JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+    static final MethodHandle RADOS_CONF_GET = rados("rados_conf_get", JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG);
     static final MethodHandle RADOS_CONNECT = rados("rados_connect", JAVA_INT, ADDRESS);
     static final MethodHandle RADOS_SHUTDOWN = radosVoid("rados_shutdown", ADDRESS);
     static final MethodHandle RADOS_IOCTX_CREATE = rados("rados_ioctx_create", JAVA_INT, ADDRESS, ADDRESS, ADDRESS);

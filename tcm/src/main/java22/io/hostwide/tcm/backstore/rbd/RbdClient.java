@@ -167,6 +167,12 @@ record RbdClient(MemorySegment cluster, MemorySegment ioctx, MemorySegment image
                 confSet(arena, cluster, "rbd_disable_zero_copy_writes", "true");
                 // Discards must zero what they cover, also partial objects, for LBPRZ = 1 (SBC-4 §4.7.4.5)
                 confSet(arena, cluster, "rbd_skip_partial_discard", "false");
+                // No librbd cache, as tcmu-runner: the initiator's own cache and SYNCHRONIZE CACHE/FUA do the ordering.
+                // With it on, librbd turns write-around at the first flush and acknowledges writes before any OSD
+                // has them, so the OSD's queue is bounded by rbd_cache_max_dirty (24 MiB) instead of the initiator's
+                // queue depth (fio's librbd, cache on, had 150-230 writes in flight at the OSD at iodepth 16: README
+                // "What the OSD receives per client operation")
+                confSet(arena, cluster, "rbd_cache", "false");
             }
             for (Map.Entry<String, String> e : config.options().entrySet()) {
                 if (forImage || !e.getKey().startsWith("rbd_")) { // librbd's options mean nothing to other clients
@@ -177,6 +183,27 @@ record RbdClient(MemorySegment cluster, MemorySegment ioctx, MemorySegment image
         } catch (IOException | RuntimeException | Error e) {
             Native.v(LibRbd.RADOS_SHUTDOWN, cluster);
             throw e;
+        }
+    }
+
+    /**
+     * Whether librbd's cache is on for {@code cluster}'s images ({@code rbd_cache}, as the conf file, the defaults
+     * set in {@link #configured} and the config's options left it). Only then is a completed write possibly not yet
+     * on an OSD, so only then does FUA need a flush after the write. True when the value cannot be read.
+     */
+    static boolean cacheEnabled(MemorySegment cluster) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(16);
+            int r;
+            try {
+                r = (int) LibRbd.RADOS_CONF_GET.invokeExact(cluster, arena.allocateFrom("rbd_cache"), buf,
+                        buf.byteSize());
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+            return r < 0 || !"false".equals(buf.getString(0));
         }
     }
 

@@ -99,6 +99,8 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
     private final Thread poller;
     private final MemorySegment zeroBlock;
     private volatile long sizeBytes;
+    /** librbd's cache is on (rbd_cache; off by default, see RbdClient): FUA then needs a flush after the write. */
+    private volatile boolean cached;
     private volatile boolean closed;
     private volatile boolean stopping;
     private volatile Runnable capacityListener;
@@ -158,6 +160,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
             }
             RbdImage img = new RbdImage(config, blockSize, c.cluster(), c.ioctx(), c.image(), efd, c.size(),
                     c.features());
+            img.cached = RbdClient.cacheEnabled(c.cluster());
             img.watch();
             return img;
         } catch (IOException | RuntimeException | Error e) {
@@ -274,7 +277,8 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
     @Override
     public String describe() {
         return "rbd " + config.spec() + (config.conf() == null ? "" : " (" + config.conf() + ")")
-                + ", features 0x" + Long.toHexString(features) + ", queue depth " + ops.length;
+                + ", features 0x" + Long.toHexString(features) + ", queue depth " + ops.length
+                + (cached ? ", librbd cache on" : "");
     }
 
     // ---- asynchronous submission
@@ -311,7 +315,8 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
             MemorySegment.copy(MemorySegment.ofBuffer(src), 0, buffer(op, len), 0, len);
         }
         src.position(src.limit());
-        return start(op, fua ? WRITE_THEN_FLUSH : WRITE, lba * blockSize, len, done);
+        // without librbd's cache a write completes once the OSDs have it durably: FUA needs nothing more
+        return start(op, fua && cached ? WRITE_THEN_FLUSH : WRITE, lba * blockSize, len, done);
     }
 
     /**
@@ -441,7 +446,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
 
     private void complete(Op op, long ret) {
         if (ret >= 0 && op.kind == WRITE_THEN_FLUSH && (op.state.get() & 1) == 0) {
-            // FUA: librbd's write is acknowledged from its cache when rbd_cache is on; the flush makes it durable
+            // FUA with rbd_cache on: librbd acknowledged the write from its cache; the flush makes it durable
             op.kind = FLUSH;
             MemorySegment scratch = op.scratch;
             int r = Native.i(LibRbd.RBD_AIO_CREATE_COMPLETION, MemorySegment.ofAddress(op.index + 1L),
@@ -714,7 +719,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
             throw failure("rbd compare_and_write " + config.spec() + " at byte " + lba * blockSize + "+" + len,
                     "compare_and_write", ret);
         }
-        if (fua) {
+        if (fua && cached) {
             flush();
         }
         return -1;
@@ -930,6 +935,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
                 cluster = c.cluster();
                 ioctx = c.ioctx();
                 image = c.image();
+                cached = RbdClient.cacheEnabled(c.cluster());
                 watch();
                 staleAddress = null;
                 fenced = null; // publishes the fields above to submitters (volatile)

@@ -82,6 +82,32 @@ class RbdBackstoreTest {
         }
     }
 
+    /**
+     * librbd's cache is off unless the config's options turn it on (as tcmu-runner, issue 15): a gateway's
+     * completed write is then on the OSDs, so FUA is the write alone; with the cache on, FUA still means write and
+     * flush. Either way a FUA write, and one followed by SYNCHRONIZE CACHE, reads back.
+     */
+    @Test
+    @Order(1)
+    void librbdCacheIsOffUnlessAskedForAndFuaWritesReadBackEitherWay(CephTestCluster c) throws Exception {
+        String name = c.createImage("cache", 16);
+        for (boolean cacheOn : new boolean[] {false, true}) {
+            RbdConfig config = new RbdConfig(c.conf(), "rbd", name, null, null, RbdConfig.DEFAULT_OP_TIMEOUT_SECONDS,
+                    cacheOn ? Map.of("rbd_cache", "true") : Map.of(), RbdConfig.DEFAULT_QUEUE_DEPTH);
+            AsyncBackstore store = Rbd.open(config, BS);
+            try (Harness h = new Harness(new DeviceAttributes().thinProvisioning(true), store, false)) {
+                assertThat(store.describe().contains("librbd cache on")).as(store.describe()).isEqualTo(cacheOn);
+                byte[] a = Harness.pattern(16 * BS, cacheOn ? 3 : 4);
+                assertThat(h.out(write16(8184, 16, true), a).status()).isEqualTo(ScsiStatus.GOOD); // across an object
+                assertThat(h.in(read16(8184, 16), 16 * BS).data()).isEqualTo(a);
+                byte[] b = Harness.pattern(8 * BS, cacheOn ? 5 : 6);
+                assertThat(h.out(write16(40, 8, false), b).status()).isEqualTo(ScsiStatus.GOOD);
+                assertThat(h.none(Harness.cdb(0x35, 0, 0, 0, 0, 0, 0, 0, 0, 0)).status()).isEqualTo(ScsiStatus.GOOD);
+                assertThat(h.in(read16(40, 8), 8 * BS).data()).isEqualTo(b);
+            }
+        }
+    }
+
     private static byte[] read16(long lba, int blocks) {
         byte[] c = new byte[16];
         c[0] = (byte) 0x88;
