@@ -38,19 +38,52 @@ public final class FileBackstore implements Backstore {
      *                    ({@link #tryReadNow}) when available; false sends every read through the I/O queue
      * @param nowaitWrites let the core write on the thread that received the command ({@link #tryWriteNow}) where
      *                    that cannot block (needs {@code nowaitReads}' descriptor); false queues every write
+     * @param nowaitWriteMax the largest write, in bytes, done on the receiving thread; larger ones go to the I/O
+     *                    queue so that the connection's thread receives the next commands' Data-Out while an I/O
+     *                    thread copies this one into the page cache (see {@link #DEFAULT_NOWAIT_WRITE_MAX})
      */
     public record Options(boolean thin, boolean direct, boolean nativeHoles, boolean nowaitReads,
-                          boolean nowaitWrites) {
-        public static Options of(boolean thin) { return new Options(thin, false, true, true, true); }
+                          boolean nowaitWrites, int nowaitWriteMax) {
+        public Options {
+            if (nowaitWriteMax < 0) {
+                throw new IllegalArgumentException("nowaitWriteMax must be >= 0 bytes: " + nowaitWriteMax);
+            }
+        }
 
-        public Options direct(boolean v) { return new Options(thin, v, nativeHoles, nowaitReads, nowaitWrites); }
+        public static Options of(boolean thin) {
+            return new Options(thin, false, true, true, true, DEFAULT_NOWAIT_WRITE_MAX);
+        }
 
-        public Options nativeHoles(boolean v) { return new Options(thin, direct, v, nowaitReads, nowaitWrites); }
+        public Options direct(boolean v) {
+            return new Options(thin, v, nativeHoles, nowaitReads, nowaitWrites, nowaitWriteMax);
+        }
 
-        public Options nowaitReads(boolean v) { return new Options(thin, direct, nativeHoles, v, nowaitWrites); }
+        public Options nativeHoles(boolean v) {
+            return new Options(thin, direct, v, nowaitReads, nowaitWrites, nowaitWriteMax);
+        }
 
-        public Options nowaitWrites(boolean v) { return new Options(thin, direct, nativeHoles, nowaitReads, v); }
+        public Options nowaitReads(boolean v) {
+            return new Options(thin, direct, nativeHoles, v, nowaitWrites, nowaitWriteMax);
+        }
+
+        public Options nowaitWrites(boolean v) {
+            return new Options(thin, direct, nativeHoles, nowaitReads, v, nowaitWriteMax);
+        }
+
+        public Options nowaitWriteMax(int bytes) {
+            return new Options(thin, direct, nativeHoles, nowaitReads, nowaitWrites, bytes);
+        }
     }
+
+    /**
+     * Writes up to this many bytes are done on the receiving thread, larger ones on the I/O queue (issue 13). A
+     * 1 MiB pwritev into tmpfs costs the connection's thread about as much as receiving the megabyte (256 page
+     * look-ups, locks and copies); done inline, the thread stops reading the socket meanwhile, the next commands'
+     * Data-Out back up in the socket buffer and the initiator waits. Queued, the copy into the page cache runs on an
+     * I/O thread while the connection's thread receives. Small writes stay inline: for them the hand-off costs more
+     * than the write (see the README, "File-LUN writes on the connection's thread").
+     */
+    public static final int DEFAULT_NOWAIT_WRITE_MAX = 256 << 10;
 
     private final Path path;
     private final FileAccess file;
@@ -59,6 +92,8 @@ public final class FileBackstore implements Backstore {
     private final NowaitReads nowait;
     /** {@link Options#nowaitWrites}. */
     private final boolean nowaitWrites;
+    /** {@link Options#nowaitWriteMax}. */
+    private final int nowaitWriteMax;
     private final int blockSize;
     private volatile long blockCount; // resize: read by every command's range check
     private final boolean thin;
@@ -81,7 +116,8 @@ public final class FileBackstore implements Backstore {
     }
 
     FileBackstore(Path path, long sizeBytes, int blockSize, Options options, FileAccess.Opener opener) throws IOException {
-        this(path, sizeBytes, blockSize, options.thin(), options.nowaitWrites(), open(path, blockSize, options, opener));
+        this(path, sizeBytes, blockSize, options.thin(), options.nowaitWrites(), options.nowaitWriteMax(),
+                open(path, blockSize, options, opener));
     }
 
     private static FileAccess open(Path path, int blockSize, Options options, FileAccess.Opener opener)
@@ -95,13 +131,14 @@ public final class FileBackstore implements Backstore {
 
     /** Over an already open file (tests substitute the {@link FileHoles}); closes it if the backstore is refused. */
     FileBackstore(Path path, long sizeBytes, int blockSize, boolean thin, FileAccess file) throws IOException {
-        this(path, sizeBytes, blockSize, thin, false, file);
+        this(path, sizeBytes, blockSize, thin, false, 0, file);
     }
 
-    private FileBackstore(Path path, long sizeBytes, int blockSize, boolean thin, boolean nowaitWrites, FileAccess file)
-            throws IOException {
+    private FileBackstore(Path path, long sizeBytes, int blockSize, boolean thin, boolean nowaitWrites,
+            int nowaitWriteMax, FileAccess file) throws IOException {
         this.path = path;
         this.nowaitWrites = nowaitWrites;
+        this.nowaitWriteMax = nowaitWriteMax;
         this.blockSize = blockSize;
         this.thin = thin;
         this.file = file;
@@ -212,11 +249,12 @@ public final class FileBackstore implements Backstore {
      * plain on a memory filesystem, RWF_NOWAIT elsewhere. A short write counts as a refusal: the I/O queue then
      * writes the whole range again (the same bytes). FUA: on a memory filesystem the write is followed by the same
      * fdatasync {@link #write} does (nothing to wait for there); elsewhere fdatasync waits for the device, so a FUA
-     * write is always left to the I/O queue and never acknowledged before it is durable.
+     * write is always left to the I/O queue and never acknowledged before it is durable. A write larger than
+     * {@link Options#nowaitWriteMax} is left to the I/O queue too, before anything is written.
      */
     @Override
     public boolean tryWriteNow(long lba, ByteBuffer src, boolean fua) throws IOException {
-        if (!nowaitWrites || (fua && !nowait.inMemory())) {
+        if (!nowaitWrites || src.remaining() > nowaitWriteMax || (fua && !nowait.inMemory())) {
             return false;
         }
         int start = src.position();

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The file backstore's non-blocking writes (issue 13, NativeNowaitReads' pwritev2): on tmpfs the bytes land inline,
@@ -132,6 +133,50 @@ class NowaitWritesTest {
         } finally {
             Files.deleteIfExists(p);
         }
+    }
+
+    /**
+     * Writes larger than {@code nowaitWriteMax} are left to the I/O queue before a byte is written (issue 13: a 1 MiB
+     * copy into tmpfs on the connection's thread stalls the next commands' Data-Out); up to it they are inline.
+     */
+    @Test
+    void aWriteAboveTheLimitIsQueuedUntouched() throws IOException {
+        Assumptions.assumeTrue(nativeAvailable());
+        Path p = tmpfsFile();
+        try (FileBackstore f = new FileBackstore(p, SIZE, BS, FileBackstore.Options.of(false).nowaitWriteMax(8 * BS))) {
+            assertThat(f.writesNow()).as("smaller writes still go inline").isTrue();
+            byte[] atLimit = random(8 * BS, 6);
+            ByteBuffer ok = direct(atLimit);
+            assertThat(f.tryWriteNow(0, ok, false)).isTrue();
+            assertThat(ok.hasRemaining()).isFalse();
+            assertThat(read(f, 0, 8)).isEqualTo(atLimit);
+
+            ByteBuffer big = direct(random(8 * BS + BS, 7));
+            assertThat(f.tryWriteNow(16, big, false)).isFalse();
+            assertThat(big.position()).as("the queued write gets the whole buffer").isZero();
+            assertThat(read(f, 16, 9)).as("nothing written").isEqualTo(new byte[9 * BS]);
+            assertThat(f.writesNow()).as("a large write does not switch inline writes off").isTrue();
+        } finally {
+            Files.deleteIfExists(p);
+        }
+    }
+
+    @Test
+    void theDefaultLimitKeeps64KiBInlineAndQueues1MiB() throws IOException {
+        Assumptions.assumeTrue(nativeAvailable());
+        Path p = tmpfsFile();
+        try (FileBackstore f = new FileBackstore(p, SIZE, BS, false)) {
+            assertThat(f.tryWriteNow(0, direct(random(64 << 10, 8)), false)).isTrue();
+            assertThat(f.tryWriteNow(1024, direct(random(1 << 20, 9)), false)).isFalse();
+        } finally {
+            Files.deleteIfExists(p);
+        }
+    }
+
+    @Test
+    void aNegativeLimitIsRefused() {
+        assertThatThrownBy(() -> FileBackstore.Options.of(true).nowaitWriteMax(-1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nowaitWriteMax");
     }
 
     /** Without the native descriptor (nowaitReads off, or Java 21) there is nothing to write through. */
