@@ -55,6 +55,8 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     /** Polls in a row after which the owner removes a dead gateway's entry (60 s at 500 ms). */
     public static final int PRUNE_POLLS = 120;
     public static final String OWNER_KEY = "hostwide.alua.owner";
+    /** How long close() waits for a poll or takeover under way on the policy thread. */
+    private static final long CLOSE_WAIT_SECONDS = 30;
 
     /** How a non-owner gateway's group is reported, and what moves ownership to it. */
     public enum Mode {
@@ -383,6 +385,17 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     public void close() {
         alua.shared(null);
         thread.shutdownNow();
+        try {
+            // a takeover under way calls into the image (lock break/acquire, metadata): it must end before this
+            // gateway leaves the table and before the backstore closes the image under it (librbd aborts the
+            // process on a call into an image being closed)
+            if (!thread.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warning(device.name() + ": a takeover of " + ownership.identity() + " still runs after "
+                        + CLOSE_WAIT_SECONDS + " s; leaving the shared table anyway");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         synchronized (this) { // after a poll under way
             if (closed) {
                 return;
