@@ -267,7 +267,8 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
             return null;
         }
         try {
-            return new ImageLock(() -> image, () -> cluster, clientListeners::add, config.pool(), config.spec());
+            return new GuardedOwnership(new ImageLock(() -> image, () -> cluster, clientListeners::add, config.pool(),
+                    config.spec()), handles.readLock());
         } catch (IOException e) {
             LOG.warning(config.spec() + ": cannot share between gateways: " + e.getMessage());
             return null;
@@ -749,6 +750,12 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
     private final List<Runnable> clientListeners = new CopyOnWriteArrayList<>();
     /** Fenced operations that never ended and were left with the old client (since open). */
     private final AtomicLong abandonedOps = new AtomicLong();
+    /**
+     * Held shared by every {@link GuardedOwnership} call and exclusively while a reopen closes the fenced image and
+     * client, so that no lock or metadata call runs on handles being closed.
+     */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock handles =
+            new java.util.concurrent.locks.ReentrantReadWriteLock();
     /** Operations were left behind with the fenced client: the reopen must not close it (poller only). */
     private boolean leaveOldClient;
 
@@ -905,25 +912,12 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
                 return;
             }
             if (!image.equals(MemorySegment.NULL)) {
-                String address = RbdClient.address(cluster);
-                staleAddress = address != null ? address : staleAddress;
-                if (leaveOldClient) { // rbd_update_unwatch and rbd_close would wait for the operations left behind
-                    watchHandle = -1;
-                    leaveOldClient = false;
-                    staleAddress = null; // it stays blocklisted: the operations left behind must never land
-                } else {
-                    if (watchHandle >= 0) {
-                        Native.i(LibRbd.RBD_UPDATE_UNWATCH, image, watchHandle);
-                        watchHandle = -1;
-                    }
-                    int r = new RbdClient(cluster, ioctx, image, 0, 0).close();
-                    if (r < 0) {
-                        LOG.fine(config.spec() + ": rbd_close of the fenced client: " + Errno.name(r));
-                    }
+                handles.writeLock().lock(); // no ImageLock call under way on the handles closed here
+                try {
+                    closeFenced();
+                } finally {
+                    handles.writeLock().unlock();
                 }
-                image = MemorySegment.NULL;
-                ioctx = MemorySegment.NULL;
-                cluster = MemorySegment.NULL;
             }
             try {
                 RbdClient c = RbdClient.open(config, staleAddress);
@@ -956,6 +950,29 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
                 wakeIn(TimeUnit.SECONDS.toNanos(backoff));
             }
         }
+    }
+
+    /** Closes (or, with operations left behind, leaves) the fenced client; under the handle lock, exclusively. */
+    private void closeFenced() {
+        String address = RbdClient.address(cluster);
+        staleAddress = address != null ? address : staleAddress;
+        if (leaveOldClient) { // rbd_update_unwatch and rbd_close would wait for the operations left behind
+            watchHandle = -1;
+            leaveOldClient = false;
+            staleAddress = null; // it stays blocklisted: the operations left behind must never land
+        } else {
+            if (watchHandle >= 0) {
+                Native.i(LibRbd.RBD_UPDATE_UNWATCH, image, watchHandle);
+                watchHandle = -1;
+            }
+            int r = new RbdClient(cluster, ioctx, image, 0, 0).close();
+            if (r < 0) {
+                LOG.fine(config.spec() + ": rbd_close of the fenced client: " + Errno.name(r));
+            }
+        }
+        image = MemorySegment.NULL;
+        ioctx = MemorySegment.NULL;
+        cluster = MemorySegment.NULL;
     }
 
     /** Tells the client listeners, on a thread of their own: they block on the cluster, the poller must not. */
