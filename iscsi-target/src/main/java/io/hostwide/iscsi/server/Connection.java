@@ -94,6 +94,8 @@ final class Connection implements LoginEnvironment {
     private ExportedTarget loginTarget;
     private volatile IscsiSession session;
     private volatile FullFeature ffp;
+    /** Set before the final Login Response goes out: the initiator may act on it before {@link #ffp} is set. */
+    private volatile boolean admitted;
     private int cid;
     private final HotPdu hot = new HotPdu();
     final Keepalive keepalive;
@@ -145,6 +147,11 @@ final class Connection implements LoginEnvironment {
 
     FullFeature fullFeature() {
         return ffp;
+    }
+
+    /** Whether login succeeded: true from just before the final Login Response is sent (so before fullFeature()). */
+    boolean admitted() {
+        return admitted;
     }
 
     /** The portal (as bound) this connection was accepted on. */
@@ -328,6 +335,9 @@ final class Connection implements LoginEnvironment {
         }
         cid = req.cid();
         LoginStep step = login.onRequest(req);
+        if (step.outcome() == LoginStep.Outcome.FULL_FEATURE) {
+            admitted = true;
+        }
         writer.sendAsIs(step.response());
         switch (step.outcome()) {
             case CONTINUE -> { }

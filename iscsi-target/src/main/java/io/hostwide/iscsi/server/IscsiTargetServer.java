@@ -245,7 +245,7 @@ public final class IscsiTargetServer implements AutoCloseable {
         // this portal is in the set below, so none escapes the sweep (and the port is free again).
         joinAcceptor(l);
         for (Connection c : connections) {
-            if (c.portal().equals(l.bound()) && c.fullFeature() == null) {
+            if (c.portal().equals(l.bound()) && !c.admitted()) {
                 c.close("portal " + l.bound() + " deleted during login");
             }
         }
