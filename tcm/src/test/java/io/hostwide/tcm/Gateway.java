@@ -32,13 +32,18 @@ final class Gateway implements AutoCloseable {
 
     /** A gateway sharing through {@code store} (one client per gateway: a RADOS store is one RADOS client). */
     Gateway(ReservationStore store, String id, int tag) throws ReservationStore.UnavailableException {
+        this(store, id, tag, new RamBackstore(Harness.BLOCKS * Harness.BLOCK, Harness.BLOCK));
+    }
+
+    /** As above, on {@code storage} (a {@link GatedBackstore} to hold writes in flight). */
+    Gateway(ReservationStore store, String id, int tag, io.hostwide.tcm.spi.Backstore storage)
+            throws ReservationStore.UnavailableException {
         this.id = id;
         core = new TargetCore(CoreConfig.defaults().withPowerOnUnitAttention(false));
         ScsiTarget target = core.addTarget(IQN);
         target.firstRelativePortId(tag); // tag n gets relative port n: apart from the other gateways'
         port = core.addPort(target, tag, 5);
-        device = core.addDevice("shared0", new RamBackstore(Harness.BLOCKS * Harness.BLOCK, Harness.BLOCK),
-                new DeviceAttributes());
+        device = core.addDevice("shared0", storage, new DeviceAttributes());
         port.addLun(0, device);
         port.demoMode(true, false);
         device.reservations().share(store, id);

@@ -35,6 +35,10 @@ class GatewayAluaTest {
         boolean refuseTakeover;
         /** The clients that have the image open (its header's watchers); a killed gateway's leaves. */
         final Set<String> live = new HashSet<>();
+        /** Locks broken (the holder fenced), as opposed to handed over. */
+        int breaks;
+        /** When set, a takeover (break) blocks until it opens, as one stuck on an unreachable cluster. */
+        volatile java.util.concurrent.CountDownLatch takeGate;
     }
 
     /** One gateway's client of the fake image. */
@@ -92,11 +96,22 @@ class GatewayAluaTest {
 
         @Override
         public void take() throws IOException {
+            java.util.concurrent.CountDownLatch gate = image.takeGate;
+            if (gate != null) {
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    throw new IOException("interrupted");
+                }
+            }
             synchronized (image) {
                 if (image.refuseTakeover) {
                     throw new IOException("rbd_lock_acquire failed: EROFS");
                 }
-                image.holder = me; // breaking the previous holder's lock fences it
+                if (image.holder != null && !me.equals(image.holder)) {
+                    image.breaks++; // breaking the previous holder's lock fences it
+                }
+                image.holder = me;
             }
         }
 
@@ -166,13 +181,6 @@ class GatewayAluaTest {
         }
     }
 
-    private static void awaitOwner(Gw g) throws InterruptedException {
-        for (int i = 0; i < 1000 && !g.alua.owner(); i++) { // the takeover runs on the policy's thread
-            Thread.sleep(10);
-        }
-        assertThat(g.alua.owner()).as("took the lock").isTrue();
-    }
-
     @Test
     void theFirstGatewayOwnsAndBothReportTheSameGroups() {
         FakeImage image = new FakeImage();
@@ -211,10 +219,12 @@ class GatewayAluaTest {
             b.nexus.drainUnitAttentions();
             assertThat(b.nexus.in(Harness.read10(0, 1), 512).status()).as("reads need no lock")
                     .isEqualTo(ScsiStatus.GOOD);
+            // no reservation store to ask A through: B breaks A's lock (fencing it) while the write waits, then
+            // records itself as the owner
             TestFabric.Result w = b.nexus.out(Harness.write10(0, 1), Harness.pattern(512, 1));
-            assertThat(w.senseKey()).isEqualTo(SenseKey.NOT_READY);
-            assertThat(w.ascAscq()).isEqualTo(Asc.LOGICAL_UNIT_NOT_READY_ASYMMETRIC_ACCESS_STATE_TRANSITION);
-            awaitOwner(b);
+            assertThat(w.status()).as("the write waited for the takeover").isEqualTo(ScsiStatus.GOOD);
+            assertThat(b.alua.owner()).isTrue();
+            assertThat(image.breaks).isEqualTo(1);
             assertThat(b.state(2)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
             assertThat(b.state(1)).isEqualTo(AluaAccessState.ACTIVE_NON_OPTIMIZED);
             assertThat(image.table).containsEntry(GatewayAlua.OWNER_KEY, "2");
@@ -228,6 +238,69 @@ class GatewayAluaTest {
             assertThat(a.state(2)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
             assertThat(a.nexus.drainUnitAttentions()).contains(Asc.ASYMMETRIC_ACCESS_STATE_CHANGED);
             assertThat(b.rtpg()).isEqualTo(a.rtpg());
+        }
+    }
+
+    @Test
+    void aWriteWhoseTakeoverOutlastsItsBoundEndsTransitioning() {
+        FakeImage image = new FakeImage();
+        try (Gw a = new Gw(image, "gw-a", 1, GatewayAlua.Mode.IMPLICIT);
+             Gw b = new Gw(image, "gw-b", 2, GatewayAlua.Mode.IMPLICIT)) {
+            a.alua.poll();
+            b.nexus.drainUnitAttentions();
+            image.takeGate = new java.util.concurrent.CountDownLatch(1); // the break hangs, as on a lost cluster
+            b.alua.writeWait(java.time.Duration.ofMillis(50));
+            TestFabric.Result w = b.nexus.out(Harness.write10(0, 1), Harness.pattern(512, 1));
+            assertThat(w.senseKey()).isEqualTo(SenseKey.NOT_READY);
+            assertThat(w.ascAscq()).isEqualTo(Asc.LOGICAL_UNIT_NOT_READY_ASYMMETRIC_ACCESS_STATE_TRANSITION);
+            assertThat(b.alua.parkedWrites()).isZero();
+            image.takeGate.countDown();
+        }
+    }
+
+    /** SAM-5 §7.2: task management does not wait out a parked write's bound; the write never runs. */
+    @Test
+    void aParkedWriteAbortedByALogicalUnitResetLeavesAtOnce() throws Exception {
+        FakeImage image = new FakeImage();
+        try (Gw a = new Gw(image, "gw-a", 1, GatewayAlua.Mode.IMPLICIT);
+             Gw b = new Gw(image, "gw-b", 2, GatewayAlua.Mode.IMPLICIT)) {
+            a.alua.poll();
+            b.nexus.drainUnitAttentions();
+            image.takeGate = new java.util.concurrent.CountDownLatch(1); // the takeover hangs
+            java.util.concurrent.CompletableFuture<TestFabric.Result> w = b.h.fabric.start(b.nexus.session,
+                    io.hostwide.scsi.spec.LunAddress.encode(0), Harness.write10(0, 1),
+                    io.hostwide.scsi.spec.TaskAttribute.SIMPLE, 512, io.hostwide.tcm.spi.TargetCommand.DIR_WRITE,
+                    Harness.pattern(512, 1));
+            for (int i = 0; i < 1000 && b.alua.parkedWrites() == 0; i++) {
+                Thread.sleep(5);
+            }
+            assertThat(b.alua.parkedWrites()).as("the write waits for the lock").isEqualTo(1);
+            java.util.concurrent.CompletableFuture<io.hostwide.tcm.tmf.TmfResult> reset =
+                    new java.util.concurrent.CompletableFuture<>();
+            b.h.core.taskManagement().request(b.nexus.session, io.hostwide.tcm.tmf.TmfFunction.LOGICAL_UNIT_RESET,
+                    io.hostwide.scsi.spec.LunAddress.encode(0), 0, reset::complete);
+            assertThat(reset.get(5, java.util.concurrent.TimeUnit.SECONDS).response())
+                    .as("answered while the takeover still hangs").isEqualTo(io.hostwide.tcm.tmf.TmfResponse.FUNCTION_COMPLETE);
+            assertThat(w.isDone()).as("the aborted write was delivered before the reset's response").isTrue();
+            assertThat(b.alua.parkedWrites()).isZero();
+            image.takeGate.countDown();
+        }
+    }
+
+    @Test
+    void aWriteWhoseTakeoverFailsEndsTransitioning() {
+        FakeImage image = new FakeImage();
+        try (Gw a = new Gw(image, "gw-a", 1, GatewayAlua.Mode.IMPLICIT);
+             Gw b = new Gw(image, "gw-b", 2, GatewayAlua.Mode.IMPLICIT)) {
+            a.alua.poll();
+            b.nexus.drainUnitAttentions();
+            synchronized (image) {
+                image.refuseTakeover = true;
+            }
+            b.alua.writeWait(java.time.Duration.ofMillis(50));
+            TestFabric.Result w = b.nexus.out(Harness.write10(0, 1), Harness.pattern(512, 1));
+            assertThat(w.ascAscq()).isEqualTo(Asc.LOGICAL_UNIT_NOT_READY_ASYMMETRIC_ACCESS_STATE_TRANSITION);
+            assertThat(a.alua.owner()).isTrue();
         }
     }
 
@@ -362,9 +435,11 @@ class GatewayAluaTest {
             assertThat(b.state(1)).isEqualTo(AluaAccessState.OFFLINE);
             assertThat(b.state(2)).isEqualTo(AluaAccessState.ACTIVE_NON_OPTIMIZED);
             b.nexus.drainUnitAttentions();
+            // no store to ask the dead owner through: the parked write waits while B breaks the lock
             TestFabric.Result w = b.nexus.out(Harness.write10(0, 1), Harness.pattern(512, 1));
-            assertThat(w.ascAscq()).isEqualTo(Asc.LOGICAL_UNIT_NOT_READY_ASYMMETRIC_ACCESS_STATE_TRANSITION);
-            awaitOwner(b);
+            assertThat(w.status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(b.alua.owner()).isTrue();
+            assertThat(image.breaks).isEqualTo(1);
             assertThat(b.state(2)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
             assertThat(b.state(1)).isEqualTo(AluaAccessState.OFFLINE);
         }

@@ -3,12 +3,15 @@ package io.hostwide.tcm.alua;
 import io.hostwide.tcm.lu.AluaAccessState;
 import io.hostwide.tcm.lu.AluaGroups;
 import io.hostwide.tcm.lu.Device;
+import io.hostwide.tcm.lu.LuEvent;
 import io.hostwide.tcm.lu.SharedAccess;
+import io.hostwide.tcm.lu.SharedReservations;
 import io.hostwide.tcm.lu.TargetPortGroup;
 import io.hostwide.tcm.spi.SenseReason;
 import io.hostwide.tcm.spi.SharedOwnership;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,6 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
@@ -30,12 +35,29 @@ import java.util.logging.Logger;
  * Every gateway reads both every {@code pollMillis} and adds the other gateways' groups with their ports to its
  * {@link AluaGroups}, so REPORT TARGET PORT GROUPS answers alike on every gateway.
  *
- * <p>Ownership moves: in implicit mode, the first command that writes the medium through a non-owner gateway starts
- * a takeover and ends NOT READY / ASYMMETRIC ACCESS STATE TRANSITION (SPC-4 §5.15.2.5), as do the writes after it
- * while the group is TRANSITIONING; in explicit mode, SET TARGET PORT GROUPS asking Active/Optimized for this
- * gateway's group does it, and completes when it is done. A takeover breaks the previous owner's lock, which
- * fences it (librbd blocklists it), then takes the lock. A gateway that notices at its next poll that it no longer
- * owns the LU moves its group to the non-owner state, with ASYMMETRIC ACCESS STATE CHANGED for its nexuses.
+ * <p>Implicit mode (the default; ceph-iscsi's too): Active/Optimized is the recorded owner ({@code
+ * hostwide.alua.owner}), which holds the lock in steady state (an initiator using multipath's group_by_prio only
+ * writes there); a write through a non-optimized gateway borrows the lock without a state change. Active/Non-optimized
+ * must process every command (SPC-4 §5.15.2.3), so such a write is parked (not failed, and without holding the
+ * submitting thread): this gateway asks the holder, through the LU's reservation store's notify
+ * ({@link LuEvent.Kind#RELEASE}), to hand the lock over; the holder stops admitting writes, waits for the ones it
+ * admitted to end, releases the lock (librbd flushes its writes in flight first) and acknowledges; this gateway takes
+ * the free lock without fencing anyone and runs every parked write. The states do not change (no ASYMMETRIC ACCESS
+ * STATE CHANGED), and the owner takes the lock back the same way at its next write. Only when the holder does not
+ * answer within {@link #DEFAULT_RELEASE_TIMEOUT} (dead, cut off from RADOS; the store's notify then fences it) or
+ * there is no store ({@code "reservations": "local"}) does this gateway break the lock, which fences the holder
+ * (librbd blocklists it), and record itself as the owner: Active/Optimized moves here, TRANSITIONING while it moves,
+ * with the unit attention on the other nexuses. A parked write ends NOT READY / ASYMMETRIC ACCESS STATE TRANSITION
+ * (04h/0Ah, SPC-4 §5.15.2.5) only when its bound ({@link #DEFAULT_WRITE_WAIT}) passes or the takeover fails, and at
+ * once when task management aborts it. Why park rather than answer 04h/0Ah or BUSY (tcmu-runner) at once:
+ * initiators retry those a bounded number of times or not at all (libiscsi), while a handover takes milliseconds;
+ * why not move Active/Optimized with the lock: every move would raise a unit attention on every nexus of both
+ * gateways, so two hosts writing through two gateways would see one on every other command.
+ *
+ * <p>Explicit mode: non-owners are Standby (no medium access); SET TARGET PORT GROUPS asking Active/Optimized for this
+ * gateway's group takes the lock (handover first, then break) and records this gateway as the owner, and completes
+ * when it is done. A gateway that notices at its next poll that it is no longer the recorded owner moves its group
+ * to the non-owner state, with ASYMMETRIC ACCESS STATE CHANGED for its nexuses.
  *
  * <p>Lifecycle ({@link GatewayTable}): each entry names the gateway's client of the storage; a gateway whose client
  * has left the storage (RBD: the image's watchers) for a few polls is dead, its group is reported Offline, and the
@@ -43,8 +65,9 @@ import java.util.logging.Logger;
  * the owner, the owner key, then releases the lock: the others see no owner and the first to poll takes it, with
  * nobody fenced.
  *
- * <p>Threads: one daemon thread per LU runs the polls and takeovers (they block on the cluster); the I/O path only
- * reads {@link #owner}, a volatile.
+ * <p>Threads: one daemon thread per LU runs the polls and takeovers (they block on the cluster) and resumes the
+ * parked writes; a handover request runs on the reservation store's delivery thread; the I/O path reads
+ * {@link #owner}, a volatile, and counts the writes it admits ({@link #writers}), unless it parks one.
  */
 public final class GatewayAlua implements SharedAccess, AutoCloseable {
     private static final Logger LOG = Logger.getLogger("io.hostwide.tcm.alua");
@@ -83,8 +106,39 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     /** This gateway's client of the storage, as its entry names it; refreshed at every poll. */
     private String clientId;
     private boolean closed;
-    /** Whether this gateway owned the LU at the last poll or takeover; read by the I/O path. */
+    /** The group last published Active/Optimized (policy thread): an unreadable table keeps it. */
+    private int lastOwnerGroup = -1;
+    /** Whether this gateway held the lock at the last poll, takeover or handover; read by the I/O path. */
     private volatile boolean owner;
+    /**
+     * Writes admitted under the lock and not yet completed: a handover waits for them before releasing the lock,
+     * so that none reaches librbd after it (it would fail EROFS, which reads as a fence). Incremented before
+     * re-reading {@link #owner} (admitsWrite), read after clearing it (event): the pairing of two volatile accesses.
+     */
+    private final LongAdder writers = new LongAdder();
+    /** Writes waiting for the lock (implicit mode). */
+    private final ParkedWrites parked = new ParkedWrites(MAX_PARKED_WRITES);
+    private volatile long writeWaitNanos = DEFAULT_WRITE_WAIT.toNanos();
+
+    /**
+     * How long a write through a gateway without the lock waits for it (implicit mode) before ending 04h/0Ah: above
+     * a handover (milliseconds) and a break after {@link #DEFAULT_RELEASE_TIMEOUT} plus the lock's break and
+     * acquire, below the 30 s command timeout of Linux's sd and ESX.
+     */
+    public static final Duration DEFAULT_WRITE_WAIT = Duration.ofSeconds(10);
+    /** Writes that may wait at once per LU; beyond, a write ends 04h/0Ah at once. */
+    static final int MAX_PARKED_WRITES = 1024;
+    /**
+     * How long the holder has to hand the lock over before it is fenced and its lock broken: a live holder releases
+     * within milliseconds (it waits for its admitted writes, then librbd flushes); a dead or frozen one never
+     * answers, and this is what a failover pays for asking first.
+     */
+    public static final Duration DEFAULT_RELEASE_TIMEOUT = Duration.ofSeconds(2);
+    private volatile Duration releaseTimeout = DEFAULT_RELEASE_TIMEOUT;
+    /** Handovers at least this long are logged (INFO), with their time: what the release timeout must exceed. */
+    private static final long SLOW_HANDOVER_MILLIS = 100;
+    /** Pause between handover attempts when the lock was handed over but another gateway took it first. */
+    private static final long RETRY_MILLIS = 20;
 
     private GatewayAlua(Device device, SharedOwnership ownership, TargetPortGroup local, String gatewayName,
                         Mode mode, List<Integer> localPorts) {
@@ -114,6 +168,10 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
         GatewayAlua g = new GatewayAlua(device, ownership, local, gatewayName, mode, localPorts);
         g.alua.transition(local, g.nonOwnerState());
         g.alua.shared(g);
+        SharedReservations sr = device.reservations().shared();
+        if (sr != null) {
+            sr.listener(g::event); // handovers asked by the other gateways
+        }
         try {
             if (!ownership.anyOwner() && ownership.tryTake()) { // never breaking a peer's hold: it may be starting too
                 LOG.info(device.name() + ": nobody held " + ownership.identity() + "; gateway " + gatewayName
@@ -132,8 +190,17 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     /** The LU this policy runs for. */
     public Device device() { return device; }
 
-    /** Whether this gateway owned the LU at the last poll (or takeover). */
+    /** Whether this gateway held the LU's lock at the last poll (or takeover, or handover). */
     public boolean owner() { return owner; }
+
+    /** Sets how long a write waits for the lock (implicit mode; tests shorten it). */
+    public void writeWait(Duration d) { this.writeWaitNanos = d.toNanos(); }
+
+    /** Sets how long the holder has to hand the lock over before it is fenced (tests, the failover bench). */
+    public void releaseTimeout(Duration d) { this.releaseTimeout = d; }
+
+    /** Writes waiting for the lock now. */
+    public int parkedWrites() { return parked.size(); }
 
     private int nonOwnerState() {
         return mode == Mode.IMPLICIT ? AluaAccessState.ACTIVE_NON_OPTIMIZED : AluaAccessState.STANDBY;
@@ -171,18 +238,26 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
                 LOG.fine(device.name() + ": " + e.getMessage());
             }
             int ownerGroup = own ? local.id() : -1;
+            if (table == null && mode == Mode.IMPLICIT && lastOwnerGroup >= 1) {
+                ownerGroup = lastOwnerGroup; // an unreadable table says nothing of the owner: no flip, no UA
+            }
             if (table != null) {
                 Map<Integer, GatewayTable.Entry> gateways = GatewayTable.gateways(table);
                 dead = liveness.update(gateways, live, local.id());
-                ownerGroup = own ? local.id() : parseInt(table.get(OWNER_KEY));
-                if (!own && (ownerGroup == local.id() || dead.contains(ownerGroup))) {
-                    ownerGroup = -1; // we lost it and the new owner has not said so yet, or the owner died
+                int recorded = parseInt(table.get(OWNER_KEY));
+                if (mode == Mode.IMPLICIT && recorded >= 1 && !dead.contains(recorded)) {
+                    ownerGroup = recorded; // the lock moves on handovers; Active/Optimized stays with the owner
+                } else {
+                    ownerGroup = own ? local.id() : recorded;
+                    if (!own && (ownerGroup == local.id() || dead.contains(ownerGroup))) {
+                        ownerGroup = -1; // we lost it and the new owner has not said so yet, or the owner died
+                    }
                 }
                 if (!own && !table.containsKey(OWNER_KEY) && takeIfNobodyOwns()) {
                     own = true; // the owner stopped cleanly and released the lock: the first to poll takes it
                     ownerGroup = local.id();
                 }
-                publishTable(table, own);
+                publishTable(table, own, ownerGroup);
                 if (own) {
                     prune(gateways);
                 }
@@ -194,14 +269,18 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
         }
     }
 
-    /** Writes this gateway's registration and, as the owner, the owner key, when the table lacks them. */
-    private void publishTable(Map<String, String> table, boolean own) {
+    /**
+     * Writes this gateway's registration and, holding the lock, the owner key when the table names no live owner
+     * (explicit mode: whenever it names another; implicit: a lock lent by a live owner stays the owner's).
+     */
+    private void publishTable(Map<String, String> table, boolean own, int ownerGroup) {
         String me = GATEWAY_PREFIX + local.id();
         try {
             if (!registration().equals(table.get(me))) {
                 ownership.put(me, registration());
             }
-            if (own && parseInt(table.get(OWNER_KEY)) != local.id()) {
+            int recorded = parseInt(table.get(OWNER_KEY));
+            if (own && recorded != local.id() && (mode == Mode.EXPLICIT || ownerGroup == local.id())) {
                 ownership.put(OWNER_KEY, Integer.toString(local.id()));
             }
         } catch (IOException e) {
@@ -279,6 +358,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
      * that whoever sees it set sees the states too.
      */
     private void apply(boolean own, int ownerGroup) {
+        lastOwnerGroup = ownerGroup;
         if (!own) {
             owner = false; // first: the I/O path stops admitting writes before the states say so
         }
@@ -303,20 +383,48 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
 
     @Override
     public boolean admitsWrite(TargetPortGroup g) {
-        if (owner || g != local) {
+        if (g != local) {
+            writers.increment(); // not a port of this gateway's: a group of no gateway, counted alike
             return true;
         }
-        if (mode == Mode.IMPLICIT) {
-            takeover(failure -> { });
+        if (!owner) {
+            return false;
         }
+        writers.increment(); // then re-read owner: a handover clears it, then reads writers (event)
+        if (owner) {
+            return true;
+        }
+        writers.decrement();
         return false;
+    }
+
+    @Override
+    public void writeDone() {
+        writers.decrement();
+    }
+
+    @Override
+    public int parkWrite(TargetPortGroup g, WriteWaiter w, long waitNanos) {
+        if (mode != Mode.IMPLICIT || g != local) {
+            return REFUSE; // explicit: SET TARGET PORT GROUPS moves ownership, writes do not
+        }
+        if (!parked.park(w, waitNanos < 0 ? writeWaitNanos : waitNanos)) {
+            return REFUSE;
+        }
+        acquire(false, failure -> { });
+        return PARKED;
+    }
+
+    @Override
+    public void releaseAborted() {
+        parked.releaseAborted();
     }
 
     @Override
     public void explicitRequest(List<TargetPortGroup> groups, int[] states, Consumer<SenseReason> done) {
         for (int i = 0; i < groups.size(); i++) {
             if (groups.get(i) == local && states[i] == AluaAccessState.ACTIVE_OPTIMIZED) {
-                takeover(done);
+                acquire(true, done);
                 return;
             }
         }
@@ -324,41 +432,181 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     }
 
     /**
-     * Moves ownership here, once at a time: this gateway's group reports TRANSITIONING meanwhile; {@code done}
-     * gets null when this gateway owns the LU, else STPG_FAILED.
+     * Gets the lock here, once at a time, on the policy's thread; then every parked write runs. {@code done} gets
+     * null when this gateway holds the lock, else STPG_FAILED.
+     *
+     * @param record explicit (SET TARGET PORT GROUPS): this gateway becomes the recorded owner, Active/Optimized,
+     *               even after a plain handover; it reports TRANSITIONING meanwhile
      */
-    private void takeover(Consumer<SenseReason> done) {
-        if (owner) {
+    private void acquire(boolean record, Consumer<SenseReason> done) {
+        if (owner && !record) {
             done.accept(null);
+            thread.execute(this::admitParked); // a write parked just as the lock arrived
             return;
         }
         if (!taking.compareAndSet(false, true)) {
-            thread.execute(() -> done.accept(owner ? null : SenseReason.STPG_FAILED)); // after the one running
+            thread.execute(() -> { // after the one running; it may not have recorded this gateway
+                if (record && owner) {
+                    acquire(true, done);
+                } else {
+                    done.accept(owner ? null : SenseReason.STPG_FAILED);
+                    if (!owner && !parked.isEmpty()) {
+                        acquire(false, f -> { }); // parked while the last attempt ended without the lock
+                    }
+                }
+            });
             return;
         }
-        alua.transition(local, AluaAccessState.TRANSITIONING);
+        if (record) {
+            alua.transition(local, AluaAccessState.TRANSITIONING);
+        }
         thread.execute(() -> {
             SenseReason failure = null;
             try {
-                long start = System.nanoTime();
-                ownership.take();
-                try {
-                    ownership.put(OWNER_KEY, Integer.toString(local.id()));
-                } catch (IOException e) {
-                    LOG.warning(device.name() + ": took the lock, but cannot record the owner: " + e.getMessage());
-                }
-                apply(true, local.id());
-                LOG.info(device.name() + ": gateway " + gatewayName + " took " + ownership.identity() + " in "
-                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
+                takeLock(record);
             } catch (IOException | RuntimeException e) {
                 LOG.warning(device.name() + ": taking " + ownership.identity() + " failed: " + e.getMessage());
                 failure = SenseReason.STPG_FAILED;
-                apply(false, -1);
+                if (record) {
+                    apply(false, -1);
+                }
             } finally {
                 taking.set(false);
             }
+            if (owner) {
+                admitParked();
+            } else if (failure != null) {
+                parked.refuseAll(); // 04h/0Ah now: the initiator may try another path at once
+            } else if (!parked.isEmpty()) {
+                acquire(false, f -> { }); // parked while the last attempt ended without the lock
+            }
             done.accept(failure);
         });
+    }
+
+    /**
+     * Runs the parked writes under this policy's monitor, so that a handover asked meanwhile ({@link #event}) comes
+     * after they were admitted (counted in {@link #writers}) and waits for them: every handover lets the writes
+     * that waited for it through, and two gateways writing at once cannot pass the lock back and forth forever.
+     */
+    private void admitParked() {
+        synchronized (this) {
+            parked.admitAll();
+        }
+    }
+
+    /**
+     * Handover, else break: asks the holder to release (it acknowledges once it has), takes the free lock; while
+     * another gateway wins the free lock, asks again, for as long as writes wait (or once, for STPG); breaks the
+     * lock (fencing the holder) when the holder did not acknowledge, when there is no store to ask through, or when
+     * the lock is still held {@link #releaseTimeout} after the first ask (a holder whose watch already expired
+     * cannot answer, and the notify finds nobody to wait for).
+     */
+    private void takeLock(boolean record) throws IOException {
+        long start = System.nanoTime();
+        long breakAt = start + releaseTimeout.toNanos();
+        SharedReservations sr = device.reservations().shared();
+        boolean forced = false;
+        while (!ownership.isOwner()) {
+            boolean free = !ownership.anyOwner();
+            boolean handedOver = sr != null
+                    && (free || sr.broadcast(LuEvent.Kind.RELEASE, local.id(), releaseTimeout));
+            if (handedOver && ownership.tryTake()) {
+                break;
+            }
+            if (!handedOver || (!free && System.nanoTime() - breakAt > 0)) {
+                ownership.take(); // the holder is silent (and fenced by the store's notify), gone, or no store
+                forced = true;
+                break;
+            }
+            if (!record && parked.isEmpty()) {
+                throw new IOException("the lock was handed over but another gateway took it first");
+            }
+            sleepQuietly(RETRY_MILLIS);
+        }
+        if (forced || record) {
+            try {
+                ownership.put(OWNER_KEY, Integer.toString(local.id()));
+            } catch (IOException e) {
+                LOG.warning(device.name() + ": took the lock, but cannot record the owner: " + e.getMessage());
+            }
+        }
+        int ao = forced || record ? local.id() : recordedOwner();
+        synchronized (this) { // not in the middle of a handover this gateway is asked for (event)
+            apply(true, ao);
+        }
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        if (forced || record) {
+            LOG.info(device.name() + ": gateway " + gatewayName + (forced ? " broke and took " : " was handed ")
+                    + ownership.identity() + " in " + ms + " ms; now the owner (port group " + local.id()
+                    + " Active/Optimized)");
+        } else if (ms >= SLOW_HANDOVER_MILLIS) { // the figure that says how short the release timeout can be
+            LOG.info(device.name() + ": gateway " + gatewayName + " borrowed " + ownership.identity() + " in " + ms
+                    + " ms (slow handover)");
+        } else {
+            LOG.fine(() -> device.name() + ": gateway " + gatewayName + " borrowed " + ownership.identity() + " in "
+                    + ms + " ms");
+        }
+    }
+
+    /** The recorded owner's live group, or this gateway's when none is recorded or the table cannot be read. */
+    private int recordedOwner() {
+        try {
+            int g = parseInt(ownership.entries(OWNER_KEY).get(OWNER_KEY));
+            return g >= 1 ? g : local.id();
+        } catch (IOException e) {
+            return local.id();
+        }
+    }
+
+    /**
+     * Another gateway's event: a handover request. When this gateway holds the lock it stops admitting writes
+     * (new ones park and will ask for the lock back), waits (at most {@link #releaseTimeout}) for the writes it
+     * admitted to end, releases the lock (librbd finishes the writes in flight first) and returns, which
+     * acknowledges the notify. On the reservation store's delivery thread.
+     */
+    private void event(LuEvent e) {
+        if (e.kind() != LuEvent.Kind.RELEASE || e.code() == local.id()) {
+            return;
+        }
+        // the monitor for the whole handover: a poll that read "owner" before it must not publish it after
+        synchronized (this) {
+            if (!owner || closed) {
+                return;
+            }
+            owner = false; // volatile: writes admitted after this park instead of reaching a lock we let go
+            long asked = System.nanoTime();
+            long deadline = System.nanoTime() + releaseTimeout.toNanos() / 2;
+            while (writers.sum() > 0 && System.nanoTime() - deadline < 0) {
+                LockSupport.parkNanos(100_000); // the admitted writes complete on the backstore's threads
+            }
+            if (writers.sum() > 0) {
+                LOG.warning(device.name() + ": " + writers.sum() + " admitted write(s) still running after "
+                        + releaseTimeout.toMillis() / 2 + " ms; handing " + ownership.identity() + " over anyway");
+            }
+            try {
+                ownership.release();
+                long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
+                if (ms >= SLOW_HANDOVER_MILLIS) {
+                    LOG.info(device.name() + ": lent " + ownership.identity() + " to port group " + e.code() + " in "
+                            + ms + " ms (slow handover: writes in flight, then rbd_lock_release)");
+                } else {
+                    LOG.fine(() -> device.name() + ": lent " + ownership.identity() + " to port group " + e.code()
+                            + " in " + ms + " ms");
+                }
+            } catch (IOException ex) {
+                LOG.warning(device.name() + ": cannot hand " + ownership.identity() + " to port group " + e.code()
+                        + ": " + ex.getMessage() + " (it will break the lock)");
+            }
+        }
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static String stateName(int state) {
@@ -384,6 +632,10 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     @Override
     public void close() {
         alua.shared(null);
+        SharedReservations sr = device.reservations().shared();
+        if (sr != null) {
+            sr.listener(null);
+        }
         thread.shutdownNow();
         try {
             // a takeover under way calls into the image (lock break/acquire, metadata): it must end before this
@@ -396,6 +648,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        parked.refuseAll(); // 04h/0Ah: the lock will not come to this gateway any more
         synchronized (this) { // after a poll under way
             if (closed) {
                 return;

@@ -9,6 +9,7 @@ import io.hostwide.tcm.dispatch.CommandTable;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.SessionLun;
+import io.hostwide.tcm.lu.SharedAccess;
 import io.hostwide.tcm.port.TargetPort;
 import io.hostwide.tcm.spi.Background;
 import io.hostwide.tcm.spi.SenseReason;
@@ -91,6 +92,8 @@ public final class CoreCommand implements TargetCommand, Command {
     /** Task-attribute gate state (see {@link TaskAttributeGate}) and its intrusive delayed-list link. */
     int orderingState;
     CoreCommand parkedNext;
+    /** The shared LU's policy that admitted this write (the ALUA gate's exit owes it writeDone), else null. */
+    private SharedAccess sharedWrite;
     /** When the fabric submitted the command to the core; the start of the device's latency statistics. */
     long submitNanos;
     /** Set by the pipeline around the handler's non-blocking attempt only (same thread: a plain field). */
@@ -386,6 +389,7 @@ public final class CoreCommand implements TargetCommand, Command {
         responseSuppressed = false;
         orderingState = 0;
         parkedNext = null;
+        sharedWrite = null;
         cdbTransferLength = 0;
         dataOut = null;
         dataOutStart = 0;
@@ -430,6 +434,12 @@ public final class CoreCommand implements TargetCommand, Command {
 
     @Override
     public boolean abortRequested() { return (abortWord & ABORT_REQUESTED) != 0; }
+
+    @Override
+    public SharedAccess sharedWrite() { return sharedWrite; }
+
+    @Override
+    public void sharedWrite(SharedAccess s) { sharedWrite = s; }
 
     /**
      * Marks the submission completed and returns the abort word it had (a full-fence read-modify-write: either

@@ -4,6 +4,7 @@ import io.hostwide.scsi.spec.LunAddress;
 import io.hostwide.scsi.spec.ScsiOpcode;
 import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.alua.AluaGate;
+import io.hostwide.tcm.dispatch.Command;
 import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.dispatch.CommandGate;
 import io.hostwide.tcm.dispatch.CommandTable;
@@ -39,7 +40,13 @@ public final class Pipeline {
         this.aborts = new TaskAborter(registry, this);
         gates[GateSlot.UNIT_ATTENTION.ordinal()] = new UnitAttentionGate();
         gates[GateSlot.RESERVATION.ordinal()] = new ReservationGate();
-        gates[GateSlot.ALUA.ordinal()] = new AluaGate();
+        gates[GateSlot.ALUA.ordinal()] = new AluaGate(new AluaGate.Continuation() {
+            @Override
+            public void resume(Command c) { Pipeline.this.resume((CoreCommand) c); }
+
+            @Override
+            public void complete(Command c) { failedAfterDefer((CoreCommand) c); }
+        });
         gates[GateSlot.TASK_ATTRIBUTE.ordinal()] = new TaskAttributeGate(this);
     }
 
@@ -82,6 +89,12 @@ public final class Pipeline {
         } catch (RuntimeException | Error e) {
             internalFailure(cmd, e);
         }
+    }
+
+    /** Completes a command a gate had deferred and then failed (or that was aborted while deferred). Any thread. */
+    private void failedAfterDefer(CoreCommand cmd) {
+        cmd.gatesPassed = cmd.gateIndex + 1; // as a gate that fails at once (runGates)
+        complete(cmd);
     }
 
     /** @return true to continue to the gates; false when the command already completed (failed). */

@@ -2,6 +2,7 @@ package io.hostwide.tcm.core;
 
 import io.hostwide.tcm.dispatch.GateSlot;
 import io.hostwide.tcm.lu.ItNexus;
+import io.hostwide.tcm.lu.SharedAccess;
 
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -67,6 +68,12 @@ public final class TaskAborter {
         if (pipeline.gate(GateSlot.TASK_ATTRIBUTE) instanceof TaskAttributeGate g) {
             for (LuRuntime rt : touched) {
                 g.abortParked(rt.taskSet());
+            }
+        }
+        for (LuRuntime rt : touched) { // writes an LU shared by several gateways parked in the ALUA gate
+            SharedAccess shared = rt.device().alua().shared();
+            if (shared != null) {
+                shared.releaseAborted();
             }
         }
         effects.run();

@@ -4,6 +4,7 @@ import io.hostwide.scsi.spec.TaskAttribute;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.ItNexus;
 import io.hostwide.tcm.lu.SessionLun;
+import io.hostwide.tcm.lu.SharedAccess;
 import io.hostwide.tcm.port.TargetPort;
 import io.hostwide.tcm.spi.Background;
 import io.hostwide.tcm.spi.SenseReason;
@@ -133,6 +134,14 @@ public interface Command {
 
     /** A task management function asked for this command to be aborted: a handler not yet started skips the work. */
     boolean abortRequested();
+
+    /**
+     * The policy of an LU shared by several gateways that admitted this write ({@link SharedAccess#admitsWrite}), for
+     * the ALUA gate to tell it when the command completed; null otherwise. Set and read by the ALUA gate only.
+     */
+    SharedAccess sharedWrite();
+
+    void sharedWrite(SharedAccess s);
 
     /** Completes a command whose handler returned {@link CommandDescriptor#ASYNC}; exactly once, any thread. */
     void complete();

@@ -13,8 +13,8 @@ public interface CommandGate {
     /** The gate failed the command (it called {@link Command#fail}); the core completes it. */
     int FAIL = 1;
     /**
-     * The gate parked the command and has the core resume it later, on any thread, with the gate after it (only the
-     * core's own task-attribute gate parks commands).
+     * The gate parked the command and has the core resume it later, on any thread, with the gate after it (the
+     * core's task-attribute gate, and the ALUA gate for a write waiting for a shared LU's lock).
      */
     int DEFER = 2;
 

@@ -13,12 +13,48 @@ import java.util.function.Consumer;
  */
 public interface SharedAccess {
 
+    /** {@link #parkWrite}: the write waits; its {@link WriteWaiter} is called once, later, on another thread. */
+    int PARKED = 1;
+    /** {@link #parkWrite}: the write ends NOT READY / ASYMMETRIC ACCESS STATE TRANSITION (04h/0Ah) now. */
+    int REFUSE = 2;
+
     /**
-     * Whether a command that writes the medium may run through {@code g} now (one volatile read when this gateway
-     * owns the LU). False ends it NOT READY / ASYMMETRIC ACCESS STATE TRANSITION; implicit ALUA starts taking
-     * ownership here then, so that the initiator's retry succeeds.
+     * A write parked by {@link #parkWrite} until this gateway may write (it owns the storage) or the wait's bound
+     * passed: {@link #decided} is called exactly once — from the policy's thread, its timer's, or task management's
+     * ({@link #releaseAborted}) — never from inside {@code parkWrite}.
+     */
+    interface WriteWaiter {
+        /** Whether task management aborted the command meanwhile: it is then let go at once (decided false). */
+        boolean aborted();
+
+        /**
+         * {@code admitted} true: run the write now; false: end it 04h/0Ah (bound passed, takeover failed).
+         *
+         * @param nanosLeft what is left of the wait's bound (to park again for, when the lock left again at once)
+         */
+        void decided(boolean admitted, long nanosLeft);
+    }
+
+    /**
+     * Whether a command that writes the medium may run through {@code g} now: a volatile read and a counter's
+     * increment when this gateway owns the LU, no allocation. True: the caller owes {@link #writeDone()} when the
+     * command completes (a handover waits for the admitted writes). False: ask {@link #parkWrite}.
      */
     boolean admitsWrite(TargetPortGroup g);
+
+    /** A write {@link #admitsWrite} admitted through this gateway's group has completed. */
+    default void writeDone() {}
+
+    /**
+     * A write {@link #admitsWrite} did not admit: the policy parks it ({@link #PARKED}; {@code w} is called later)
+     * while it moves ownership here, or refuses it ({@link #REFUSE}).
+     *
+     * @param waitNanos how long it may wait at most; negative: the policy's own bound
+     */
+    int parkWrite(TargetPortGroup g, WriteWaiter w, long waitNanos);
+
+    /** Task management: lets every parked write that {@link WriteWaiter#aborted() was aborted} go now. */
+    void releaseAborted();
 
     /**
      * SET TARGET PORT GROUPS (SPC-4 §6.40) asked for {@code states[i]} of {@code groups.get(i)}, already validated;
