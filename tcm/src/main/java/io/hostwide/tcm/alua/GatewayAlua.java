@@ -78,6 +78,8 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     /** Polls in a row after which the owner removes a dead gateway's entry (60 s at 500 ms). */
     public static final int PRUNE_POLLS = 120;
     public static final String OWNER_KEY = "hostwide.alua.owner";
+    /** What every key of the shared table starts with. */
+    private static final String TABLE_PREFIX = "hostwide.";
     /** How long close() waits for a poll or takeover under way on the policy thread. */
     private static final long CLOSE_WAIT_SECONDS = 30;
 
@@ -232,7 +234,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
             Set<String> live = null;
             try {
                 clientId = ownership.clientId();
-                table = ownership.entries("hostwide.");
+                table = ownership.entries(TABLE_PREFIX);
                 live = ownership.liveClients();
             } catch (IOException e) {
                 LOG.fine(device.name() + ": " + e.getMessage());
@@ -549,13 +551,16 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
         }
     }
 
-    /** The recorded owner's live group, or this gateway's when none is recorded or the table cannot be read. */
+    /**
+     * The recorded owner's group; when the table cannot be read, the group last published Active/Optimized (a
+     * lending moves no state); this gateway's only when no owner is recorded (publishTable then records it).
+     */
     private int recordedOwner() {
         try {
-            int g = parseInt(ownership.entries(OWNER_KEY).get(OWNER_KEY));
+            int g = parseInt(ownership.entries(TABLE_PREFIX).get(OWNER_KEY));
             return g >= 1 ? g : local.id();
         } catch (IOException e) {
-            return local.id();
+            return lastOwnerGroup >= 1 ? lastOwnerGroup : local.id();
         }
     }
 

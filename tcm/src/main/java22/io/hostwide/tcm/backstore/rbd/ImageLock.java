@@ -226,7 +226,10 @@ final class ImageLock implements SharedOwnership {
                 MemorySegment valLen = arena.allocate(JAVA_LONG);
                 keyLen.set(JAVA_LONG, 0, size);
                 valLen.set(JAVA_LONG, 0, size);
-                int r = (int) META_LIST.invokeExact(image(), arena.allocateFrom(prefix), 0L, keys, keyLen,
+                // rbd_metadata_list lists the keys after its start key, never the start key itself: start just
+                // before the prefix (its prefix one character shorter), so that entries(key) finds key itself
+                String start = prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1);
+                int r = (int) META_LIST.invokeExact(image(), arena.allocateFrom(start), 0L, keys, keyLen,
                         values, valLen);
                 if (r == -ERANGE) {
                     size = Math.max(keyLen.get(JAVA_LONG, 0), valLen.get(JAVA_LONG, 0)) + 1;

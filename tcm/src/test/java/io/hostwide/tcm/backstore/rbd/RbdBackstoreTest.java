@@ -526,6 +526,9 @@ class RbdBackstoreTest {
                 assertThat(oa.liveClients()).contains(oa.clientId(), idB);
                 ob.put("hostwide.test", "x");
                 assertThat(oa.entries("hostwide.")).containsEntry("hostwide.test", "x");
+                // rbd_metadata_list starts after its start key: a prefix that is a whole key must still find it
+                // (the ALUA policy reads hostwide.alua.owner so; it missed it and flipped Active/Optimized)
+                assertThat(oa.entries("hostwide.test")).containsEntry("hostwide.test", "x");
                 ob.remove("hostwide.test");
                 ob.remove("hostwide.test"); // absent: no error
                 assertThat(oa.entries("hostwide.")).doesNotContainKey("hostwide.test");
