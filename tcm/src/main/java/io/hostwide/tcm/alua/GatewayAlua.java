@@ -19,7 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
@@ -116,8 +116,10 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
      * Writes admitted under the lock and not yet completed: a handover waits for them before releasing the lock,
      * so that none reaches librbd after it (it would fail EROFS, which reads as a fence). Incremented before
      * re-reading {@link #owner} (admitsWrite), read after clearing it (event): the pairing of two volatile accesses.
+     * One atomic rather than a LongAdder: an adder's sum is not a snapshot, and an increment and decrement landing in
+     * cells it reads at different times could make it read 0 with a write still running.
      */
-    private final LongAdder writers = new LongAdder();
+    private final AtomicLong writers = new AtomicLong();
     /** Writes waiting for the lock (implicit mode). */
     private final ParkedWrites parked = new ParkedWrites(MAX_PARKED_WRITES);
     private volatile long writeWaitNanos = DEFAULT_WRITE_WAIT.toNanos();
@@ -386,23 +388,23 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     @Override
     public boolean admitsWrite(TargetPortGroup g) {
         if (g != local) {
-            writers.increment(); // not a port of this gateway's: a group of no gateway, counted alike
+            writers.incrementAndGet(); // not a port of this gateway's: a group of no gateway, counted alike
             return true;
         }
         if (!owner) {
             return false;
         }
-        writers.increment(); // then re-read owner: a handover clears it, then reads writers (event)
+        writers.incrementAndGet(); // then re-read owner: a handover clears it, then reads writers (event)
         if (owner) {
             return true;
         }
-        writers.decrement();
+        writers.decrementAndGet();
         return false;
     }
 
     @Override
     public void writeDone() {
-        writers.decrement();
+        writers.decrementAndGet();
     }
 
     @Override
@@ -536,6 +538,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
         int ao = forced || record ? local.id() : recordedOwner();
         synchronized (this) { // not in the middle of a handover this gateway is asked for (event)
             apply(true, ao);
+            parked.admitAll(); // in the same hold: a handover asked meanwhile waits for these writes
         }
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         if (forced || record) {
@@ -582,11 +585,11 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
             owner = false; // volatile: writes admitted after this park instead of reaching a lock we let go
             long asked = System.nanoTime();
             long deadline = System.nanoTime() + releaseTimeout.toNanos() / 2;
-            while (writers.sum() > 0 && System.nanoTime() - deadline < 0) {
+            while (writers.get() > 0 && System.nanoTime() - deadline < 0) {
                 LockSupport.parkNanos(100_000); // the admitted writes complete on the backstore's threads
             }
-            if (writers.sum() > 0) {
-                LOG.warning(device.name() + ": " + writers.sum() + " admitted write(s) still running after "
+            if (writers.get() > 0) {
+                LOG.warning(device.name() + ": " + writers.get() + " admitted write(s) still running after "
                         + releaseTimeout.toMillis() / 2 + " ms; handing " + ownership.identity() + " over anyway");
             }
             try {

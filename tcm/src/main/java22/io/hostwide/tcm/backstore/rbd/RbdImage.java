@@ -268,7 +268,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
         }
         try {
             return new GuardedOwnership(new ImageLock(() -> image, () -> cluster, clientListeners::add, config.pool(),
-                    config.spec()), handles.readLock());
+                    config.spec(), lockLent), handles.readLock());
         } catch (IOException e) {
             LOG.warning(config.spec() + ": cannot share between gateways: " + e.getMessage());
             return null;
@@ -748,6 +748,12 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
     private final AtomicLong busyWhileFenced = new AtomicLong();
     /** Run after a reopen (gateway entries, the reservation store's watcher record): see {@link ImageLock}. */
     private final List<Runnable> clientListeners = new CopyOnWriteArrayList<>();
+    /**
+     * This client released the exclusive lock to hand it to another gateway (set and cleared by {@link ImageLock}):
+     * an EROFS is then a write that met the released lock, not a fence, and the client needs no reopen.
+     */
+    private final AtomicBoolean lockLent = new AtomicBoolean();
+    private final AtomicBoolean lentErofsLogged = new AtomicBoolean();
     /** Fenced operations that never ended and were left with the old client (since open). */
     private final AtomicLong abandonedOps = new AtomicLong();
     /**
@@ -772,7 +778,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
      * another gateway broke its lock) or EROFS (it lost the exclusive lock). Logged once; the poller reopens.
      */
     private void noteFenced(long ret, String what) {
-        if (ret != -Errno.ESHUTDOWN && ret != -Errno.EROFS) {
+        if (ret != -Errno.ESHUTDOWN && ret != -Errno.EROFS || ret == -Errno.EROFS && lockLent.get()) {
             return;
         }
         synchronized (reopenLock) {
@@ -804,6 +810,14 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
      */
     private IOException failure(String message, String what, long ret) {
         noteFenced(ret, what);
+        if (ret == -Errno.EROFS && lockLent.get()) { // the ALUA policy let a write past a handover: not a fence
+            if (lentErofsLogged.compareAndSet(false, true)) {
+                LOG.warning(config.spec() + ": " + what + " answered EROFS after this gateway handed the lock over;"
+                        + " BUSY, no reopen (logged once)");
+            }
+            return new BackstoreStatusException(SenseReason.BUSY, message + " failed: EROFS (the exclusive lock"
+                    + " was handed to another gateway)", true);
+        }
         if (ret == -Errno.ESHUTDOWN || ret == -Errno.EROFS) {
             busyWhileFenced.incrementAndGet();
             return new BackstoreStatusException(SenseReason.BUSY, message + " failed: " + Errno.name(ret)
