@@ -844,14 +844,9 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
         }
     }
 
-    /**
-     * How long the reopen waits for the fenced client's operations before it leaves them behind: they end by
-     * librados' op timeout once they reach an OSD, but one waiting for the exclusive lock (or a monitor) may never
-     * end. Twice the op timeout plus 30 s (or 120 s without an op timeout).
-     */
+    /** How long the reopen waits for the fenced client's operations before it leaves them behind: {@link FencedDrain}. */
     private long drainLimitNanos() {
-        return config.opTimeoutSeconds() == 0 ? TimeUnit.SECONDS.toNanos(120)
-                : watchdogNanos + TimeUnit.SECONDS.toNanos(30);
+        return FencedDrain.limitNanos(config.opTimeoutSeconds());
     }
 
     /** On the poller: once the fenced client has nothing in flight (or the drain limit passed) and the backoff has, reopen. */
@@ -859,7 +854,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
         long now = System.nanoTime();
         long wait = reopenNotBefore - now;
         int busy = inFlight.get();
-        if (busy > 0 && now - fencedAt > drainLimitNanos()) {
+        if (FencedDrain.next(now, fencedAt, busy, drainLimitNanos()) == FencedDrain.Step.ABANDON) {
             abandonStuck(now);
             busy = inFlight.get();
             if (busy > 0 && !slowDrainLogged) {
