@@ -25,8 +25,9 @@ import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
- * ALUA for one LU exported by several gateway processes (issue 16): the owner of the shared storage (an RBD
- * image's exclusive lock, {@link SharedOwnership}) is Active/Optimized; every other gateway's target port group is
+ * ALUA for one LU exported by several gateway processes (issue 16): the recorded owner of the shared storage,
+ * which holds its lock (an RBD image's exclusive lock, {@link SharedOwnership}) in steady state, is
+ * Active/Optimized; every other gateway's target port group is
  * Active/Non-optimized ({@link Mode#IMPLICIT}) or Standby ({@link Mode#EXPLICIT}). Ceph's gateways work this way
  * (ceph-iscsi with tcmu-runner).
  *
@@ -44,8 +45,8 @@ import java.util.logging.Logger;
  * admitted to end, releases the lock (librbd flushes its writes in flight first) and acknowledges; this gateway takes
  * the free lock without fencing anyone and runs every parked write. The states do not change (no ASYMMETRIC ACCESS
  * STATE CHANGED), and the owner takes the lock back the same way at its next write. Only when the holder does not
- * answer within {@link #DEFAULT_RELEASE_TIMEOUT} (dead, cut off from RADOS; the store's notify then fences it) or
- * there is no store ({@code "reservations": "local"}) does this gateway break the lock, which fences the holder
+ * answer within {@link #DEFAULT_RELEASE_TIMEOUT} (dead, cut off from RADOS; the store's notify then fences it), the
+ * lock is still held that long after an acknowledged ask (a holder whose watch already expired), or there is no store ({@code "reservations": "local"}) does this gateway break the lock, which fences the holder
  * (librbd blocklists it), and record itself as the owner: Active/Optimized moves here, TRANSITIONING while it moves,
  * with the unit attention on the other nexuses. A parked write ends NOT READY / ASYMMETRIC ACCESS STATE TRANSITION
  * (04h/0Ah, SPC-4 §5.15.2.5) only when its bound ({@link #DEFAULT_WRITE_WAIT}) passes or the takeover fails, and at
@@ -85,7 +86,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
 
     /** How a non-owner gateway's group is reported, and what moves ownership to it. */
     public enum Mode {
-        /** Non-owners are Active/Non-optimized; a write through one moves ownership there. */
+        /** Non-owners are Active/Non-optimized; a write through one borrows the lock (see above). */
         IMPLICIT,
         /** Non-owners are Standby; SET TARGET PORT GROUPS moves ownership. */
         EXPLICIT
