@@ -16,7 +16,10 @@ import java.nio.ByteBuffer;
  *
  * <p>Buffers: a write's {@code src} is consumed before the submit call returns (the caller may reuse it at once);
  * a read's {@code dst} is filled (between position and limit, position advanced) before {@code done} runs, so it
- * must stay valid until then.
+ * must stay valid until then. A backstore may have its storage fill a direct {@code dst} in place (RBD: librbd reads
+ * straight into the command's Data-In buffer, saving a copy per read); then a read answered before the storage is done
+ * with it (a watchdog's BUSY) reports a {@link BackstoreStatusException#dstRetained()} error, after which the caller
+ * must never use that buffer again (the backstore keeps it referenced until the storage lets go of it).
  *
  * <p>A backstore that ends many operations in a row on one thread of its own (a completion poller) calls their
  * {@code done} inside a {@link CompletionBatch}, so that the fabrics send those responses with one write per
