@@ -10,9 +10,10 @@ import java.nio.ByteBuffer;
  * logical unit keeps its queue depth in flight with no thread per command; everything else still goes through the
  * blocking {@link Backstore} methods on the device's I/O queue ({@link #blocking()} stays true).
  *
- * <p>Submission never blocks on storage. It returns false when the backstore's own bound on operations in flight is
- * reached (the core answers TASK SET FULL); when it returns true, {@code done} is called exactly once, from any
- * thread, possibly before the submit call returns.
+ * <p>Submission never waits for the storage's answer (it may wait for the storage client's own bound on what is in
+ * flight, as librados' throttle, which then holds the submitting connection back). It returns false when the
+ * backstore's own bound on operations in flight is reached (the core answers TASK SET FULL); when it returns true,
+ * {@code done} is called exactly once, from any thread, possibly before the submit call returns.
  *
  * <p>Buffers: a write's {@code src} is consumed before the submit call returns (the caller may reuse it at once);
  * a read's {@code dst} is filled (between position and limit, position advanced) before {@code done} runs, so it
