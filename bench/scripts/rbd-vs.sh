@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# Side by side on one Ceph RBD image (issue 15 item 3): librbd itself (fio's rbd engine: no gateway, the ceiling for
-# any gateway), Debian's tgtd with its bs_rbd backing store (tgt-rbd), and `hostwide serve` with an rbd backstore.
-# Each cell runs the three in turn, rotating the order every round, and reports the medians and the ratios
-# hostwide/librbd and hostwide/tgtd.
+# Side by side on one Ceph RBD cluster (issue 15 item 3): librbd itself (fio's rbd engine: no gateway, the ceiling for
+# any gateway) twice, as fio runs it by default (row librbd) and with --direct=1 (row librbd-direct), Debian's tgtd
+# with its bs_rbd backing store (tgt-rbd), and `hostwide serve` with an rbd backstore. Each cell runs the rows in
+# turn, rotating the order every round, and reports the medians and the ratios hostwide/librbd,
+# hostwide/librbd-direct and hostwide/tgtd.
+#
+# The two librbd rows differ in when a write counts as done: by default fio's librbd keeps rbd_cache on and (after
+# its first flush, write-around) acknowledges a write before any OSD has it; --direct=1 makes fio set
+# rbd_cache=false, so a write completes when the OSD has it, as a gateway's must (README, "What the OSD receives per
+# client operation"). librbd-direct is the like-for-like ceiling for writes; for reads the two rows do the same work.
 #
 #   bench/scripts/rbd-vs.sh [--quick] [--rounds N] [--secs S] [--json FILE] [--jar HOSTWIDE.JAR] [--only REGEX]
 #                           [--baseline-jar JAR] [--osd-detail] [--hw-ceph-opt 'KEY = VALUE']...
@@ -14,7 +20,7 @@
 # data first (reads of never-written RBD objects cost no OSD read and would flatter every row).
 #
 # Cells: 4 KiB random read and random write at QD 1/16/64; 1 MiB sequential read and write at QD 4/16 (--quick:
-# QD16 4 KiB read and write, 1 MiB read at QD4, 3 s rounds). Clients: the librbd row is fio (ioengine=rbd); the
+# QD16 4 KiB read and write, 1 MiB read at QD4, 3 s rounds). Clients: the librbd rows are fio (ioengine=rbd); the
 # gateways are driven by iSCSI clients on loopback: libiscsi's iscsi-perf for reads, hostwide's own initiator
 # (`hostwide bench --device iscsi:`) for writes, the same client for both gateways.
 #
@@ -42,7 +48,8 @@
 #
 # A round that fails, hangs or measures 0 stops the script with exit status 1, naming the cell, row and round.
 # Needs root (tgtd), tgt, tgt-rbd, fio, libiscsi-bin, the ceph packages, python3; as root, missing packages are
-# installed with apt-get. Goals (issue 15): hostwide >= 0.9x librbd at 4 KiB QD16/64 and 1 MiB, and so >= 1.45x tgtd.
+# installed with apt-get. Goals (issue 15): hostwide >= 0.9x librbd at 4 KiB QD16/64 and 1 MiB, and so >= 1.45x tgtd;
+# for writes the like-for-like ceiling is librbd-direct.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib.sh
@@ -103,10 +110,11 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 himg=hostwide-bench-$$-a timg=hostwide-bench-$$-b bimg=hostwide-bench-$$-c limg=hostwide-bench-$$-l
+dimg=hostwide-bench-$$-d
 # Every row its own image: on a memstore OSD a write costs more on objects that took more random writes (measured:
 # the row sharing fio's image paid 20-30% more OSD CPU per 4 KiB write, whichever jar it ran), and a shared image's
 # exclusive lock would move between fio and the serve at every switch of rows
-all_images=("$limg" "$himg" "$timg"); [ -z "$basejar" ] || all_images+=("$bimg")
+all_images=("$limg" "$dimg" "$himg" "$timg"); [ -z "$basejar" ] || all_images+=("$bimg")
 if [ -z "$conf" ]; then
   cluster="$work/ceph" pool=rbd
   echo "rbd-vs.sh: starting a test cluster in $cluster" >&2
@@ -157,16 +165,16 @@ EOF
 }
 serve_jar hostwide "$jar" "$hport" "$himg" "$hconf"; serve_pid=${pids[-1]}
 declare -A url=([tgtd]="iscsi://127.0.0.1:$tport/$tiqn/1" [hostwide]="iscsi://127.0.0.1:$hport/$hiqn/0")
-declare -A image=([librbd]="$limg" [tgtd]="$timg" [hostwide]="$himg")
+declare -A image=([librbd]="$limg" [librbd-direct]="$dimg" [tgtd]="$timg" [hostwide]="$himg")
 declare -A sock=([hostwide]="$work/hostwide.sock")
-rows=(librbd tgtd hostwide)
-declare -A gw_pid=([librbd]="" [tgtd]=$tgtd_pid [hostwide]=$serve_pid)
+rows=(librbd librbd-direct tgtd hostwide)
+declare -A gw_pid=([librbd]="" [librbd-direct]="" [tgtd]=$tgtd_pid [hostwide]=$serve_pid)
 if [ -n "$basejar" ]; then
   serve_jar hw-base "$basejar" "$bport" "$bimg" "$conf"
   url[hw-base]="iscsi://127.0.0.1:$bport/$hiqn/0" image[hw-base]=$bimg sock[hw-base]="$work/hw-base.sock"
   gw_pid[hw-base]=${pids[-1]}; rows+=(hw-base)
 fi
-for t in "${rows[@]:1}"; do
+for t in "${rows[@]:2}"; do
   b=$(iscsi-readcapacity16 "${url[$t]}" | awk -F: '/LOGICAL BLOCK LENGTH/ {print $2+0}')
   [ "$b" = 512 ] || { echo "rbd-vs.sh: $t: block length '$b', expected 512" >&2; exit 1; }
 done
@@ -183,8 +191,9 @@ timed() { /usr/bin/time -f "%U %S" -o "$work/client.cpu" "$@"; }
 run() {
   local t=$1 rw=$2 bs=$3 qd=$4 out="$work/run.out" limit=$((10 * dur + 60))
   case "$t" in
-    librbd)
+    librbd|librbd-direct)
       timed timeout -k 5 "$limit" fio --name=c --ioengine=rbd --clientname=admin --pool="$pool" --rbdname="${image[$t]}" \
+        --direct="$([ "$t" = librbd-direct ] && echo 1 || echo 0)" \
         --rw="$rw" --bs="$bs" --iodepth="$qd" --runtime="$dur" --time_based --size=1g --output-format=json \
         >"$out" 2>"$work/run.err" || { cat "$work/run.err" "$out" >&2; return 1; }
       python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(j["read"]["iops"] + j["write"]["iops"] if j["error"] == 0 else 0)' "$out" ;;
@@ -280,7 +289,7 @@ for c in "${cells[@]}"; do
         echo "rbd-vs.sh: FAILED cell $name, row $t, round $r (result '$v'); see above" >&2; exit 1
       fi
       printf "%s\t%s\t%s\t%s\t%s\t%s\n" "$name" "$t" "$r" "$v" "$bs" "$cpu" >>"$results"
-      printf "  %-18s %-9s round %d: %s ops/s, CPU us/op osd %s gateway %s client %s\n" "$name" "$t" "$r" "$v" $cpu >&2
+      printf "  %-18s %-13s round %d: %s ops/s, CPU us/op osd %s gateway %s client %s\n" "$name" "$t" "$r" "$v" $cpu >&2
     done
   done
 done
@@ -296,7 +305,7 @@ for line in open(path):
         order.append(cell)
     vals[(cell, row)].append(float(v)); bsz[cell] = int(bs)
     cpu[(cell, row)].append((None if osd == "-" else float(osd), float(gw), float(client)))
-rows = [r for r in ["librbd", "tgtd", "hostwide", "hw-base"] if any(k[1] == r for k in vals)]
+rows = [r for r in ["librbd", "librbd-direct", "tgtd", "hostwide", "hw-base"] if any(k[1] == r for k in vals)]
 base = "hw-base" in rows
 def cpu_med(cell, row):
     xs = cpu[(cell, row)]
@@ -308,18 +317,22 @@ def fmt(c):
     total = (o or 0) + c["gateway"] + c["client"]
     return f"{'-' if o is None else f'{o:.0f}'}/{c['gateway']:.0f}/{c['client']:.0f}/{total:.0f}"
 print(f"medians of {nrounds} rounds x {secs}s (ops/s; MiB/s for 1 MiB cells); librbd = fio ioengine=rbd, "
-      "gateways via iSCSI on loopback")
-print(f"{'cell':<18} " + " ".join(f"{r:>9}" for r in rows) + f" {'hw/librbd':>10} {'hw/tgtd':>8}"
-      + (f" {'hw/base':>8} {'base/librbd':>11}" if base else ""))
+      "librbd-direct = the same with --direct=1 (rbd_cache off), gateways via iSCSI on loopback")
+w = max(9, max(len(r) for r in rows))
+print(f"{'cell':<18} " + " ".join(f"{r:>{w}}" for r in rows) + f" {'hw/librbd':>10} {'hw/direct':>10} {'hw/tgtd':>8}"
+      + (f" {'hw/base':>8} {'base/librbd':>11} {'base/direct':>11}" if base else ""))
 report = []
 for cell in order:
     med = {r: statistics.median(vals[(cell, r)]) for r in rows}
     scale = bsz[cell] / (1 << 20) if bsz[cell] >= (1 << 20) else 1
-    print(f"{cell:<18} " + " ".join(f"{med[r] * scale:>9.0f}" for r in rows)
-          + f" {med['hostwide'] / med['librbd']:>9.2f}x {med['hostwide'] / med['tgtd']:>7.2f}x"
-          + (f" {med['hostwide'] / med['hw-base']:>7.2f}x {med['hw-base'] / med['librbd']:>10.2f}x" if base else ""))
+    print(f"{cell:<18} " + " ".join(f"{med[r] * scale:>{w}.0f}" for r in rows)
+          + f" {med['hostwide'] / med['librbd']:>9.2f}x {med['hostwide'] / med['librbd-direct']:>9.2f}x"
+          + f" {med['hostwide'] / med['tgtd']:>7.2f}x"
+          + (f" {med['hostwide'] / med['hw-base']:>7.2f}x {med['hw-base'] / med['librbd']:>10.2f}x"
+             f" {med['hw-base'] / med['librbd-direct']:>10.2f}x" if base else ""))
     report.append({"cell": cell, "block_size": bsz[cell], "rounds": {r: vals[(cell, r)] for r in rows},
                    "median_ops": med, "ratio_librbd": med["hostwide"] / med["librbd"],
+                   "ratio_librbd_direct": med["hostwide"] / med["librbd-direct"],
                    "ratio_tgtd": med["hostwide"] / med["tgtd"],
                    **({"ratio_base": med["hostwide"] / med["hw-base"]} if base else {}),
                    "cpu_us_per_op": {r: cpu_med(cell, r) for r in rows}})

@@ -37,6 +37,8 @@ class AsyncBackstoreTest {
         int limit = Integer.MAX_VALUE;
         IOException failNext;
         int submitted;
+        /** Every read's destination buffer, in submission order. */
+        final java.util.List<ByteBuffer> readDsts = new java.util.ArrayList<>();
 
         synchronized boolean hold(Runnable r) {
             if (held.size() >= limit) {
@@ -80,6 +82,7 @@ class AsyncBackstoreTest {
 
         @Override
         public boolean submitRead(long lba, ByteBuffer dst, Done done) {
+            readDsts.add(dst);
             return hold(() -> done.done(outcome(() -> ram.read(lba, dst))));
         }
 
@@ -163,6 +166,41 @@ class AsyncBackstoreTest {
             r = start(h, Harness.read10(5, 1), BS, TargetCommand.DIR_READ, null);
             b.step();
             assertThat(r.getNow(null).senseKey()).isEqualTo(SenseKey.NOT_READY);
+        }
+    }
+
+    /**
+     * A read answered while the storage may still fill its buffer in place (RBD's watchdog BUSY for a read librbd
+     * holds, {@link BackstoreStatusException#dstRetained()}): the command's Data-In buffer is retired, never handed
+     * to a later read, so the late fill cannot land in another command's data.
+     */
+    @Test
+    void aReadAnsweredWhileTheStorageHoldsItsBufferRetiresTheBuffer() throws Exception {
+        SteppedBackstore b = new SteppedBackstore();
+        try (Harness h = new Harness(new DeviceAttributes(), b, false)) {
+            byte[] data = Harness.pattern(BS, 7);
+            start(h, Harness.write10(3, 1), BS, TargetCommand.DIR_WRITE, data);
+            b.step();
+            for (int i = 0; i < 2; i++) {
+                CompletableFuture<TestFabric.Result> r = start(h, Harness.read10(3, 1), BS, TargetCommand.DIR_READ, null);
+                b.step();
+                assertThat(r.getNow(null).data()).isEqualTo(data);
+            }
+            assertThat(b.readDsts.get(1)).as("a command's Data-In buffer is reused").isSameAs(b.readDsts.get(0));
+
+            b.failNext = new BackstoreStatusException(SenseReason.BUSY, "no answer", false, true);
+            CompletableFuture<TestFabric.Result> busy = start(h, Harness.read10(3, 1), BS, TargetCommand.DIR_READ, null);
+            b.step();
+            assertThat(busy.getNow(null).status()).isEqualTo(ScsiStatus.BUSY);
+            ByteBuffer retained = b.readDsts.get(2);
+
+            for (int i = 0; i < 3; i++) {
+                CompletableFuture<TestFabric.Result> r = start(h, Harness.read10(3, 1), BS, TargetCommand.DIR_READ, null);
+                retained.duplicate().clear().put(new byte[BS]); // the storage's late fill of the retired buffer
+                b.step();
+                assertThat(r.getNow(null).data()).isEqualTo(data);
+                assertThat(b.readDsts.get(3 + i)).as("read %d after the retired one", i).isNotSameAs(retained);
+            }
         }
     }
 

@@ -21,6 +21,8 @@ final class BufferCache {
     /** Borrowed from the shared large buffers for this use of the command; null when none. */
     private ByteBuffer largeIn;
     private ByteBuffer largeOut;
+    /** The last {@link #in} was {@link #largeIn} (else {@link #in}): what {@link #retireIn} drops. */
+    private boolean inWasLarge;
     private final LargeBuffers large;
 
     BufferCache() {
@@ -32,7 +34,8 @@ final class BufferCache {
     }
 
     ByteBuffer in(int capacity) {
-        if (roundUp(capacity) > RETAIN_LIMIT) {
+        inWasLarge = roundUp(capacity) > RETAIN_LIMIT;
+        if (inWasLarge) {
             largeIn = borrow(largeIn, capacity);
             return largeIn.clear().limit(capacity);
         }
@@ -55,6 +58,19 @@ final class BufferCache {
             out = b;
         }
         return b.clear().limit(capacity);
+    }
+
+    /**
+     * Drops the buffer the last {@link #in} returned without reusing it or giving it back to the shared ones: a
+     * backstore's storage may still write into it (it keeps it referenced until then); the next {@link #in}
+     * allocates or borrows another.
+     */
+    void retireIn() {
+        if (inWasLarge) {
+            largeIn = null;
+        } else {
+            in = null;
+        }
     }
 
     private ByteBuffer borrow(ByteBuffer held, int capacity) {

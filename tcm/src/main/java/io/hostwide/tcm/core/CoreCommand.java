@@ -302,6 +302,12 @@ public final class CoreCommand implements TargetCommand, Command {
     }
 
     @Override
+    public void retireDataInBuffer() {
+        buffers.retireIn();
+        outcome.dataIn(null, 0);
+    }
+
+    @Override
     public void dataInLength(int length) { outcome.dataInLength(length); }
 
     @Override

@@ -95,6 +95,13 @@ public interface Command {
     /** A pooled Data-In buffer with room for {@code capacity} bytes: position 0, limit capacity. */
     ByteBuffer dataInBuffer(int capacity);
 
+    /**
+     * Gives up the buffer {@link #dataInBuffer} returned: an asynchronous backstore may still write into it (see
+     * {@link io.hostwide.tcm.spi.BackstoreStatusException#dstRetained()}), so the command never reuses or pools it
+     * and takes a new one next time. Nothing of it is sent.
+     */
+    void retireDataInBuffer();
+
     /** Declares the full length of the response the handler produced in {@link #dataInBuffer}. */
     void dataInLength(int length);
 

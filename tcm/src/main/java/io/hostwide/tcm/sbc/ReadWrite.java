@@ -7,6 +7,7 @@ import io.hostwide.tcm.dispatch.CommandDescriptor;
 import io.hostwide.tcm.lu.Device;
 import io.hostwide.tcm.lu.RangeLock;
 import io.hostwide.tcm.spi.AsyncBackstore;
+import io.hostwide.tcm.spi.BackstoreStatusException;
 import io.hostwide.tcm.spi.SenseReason;
 import io.hostwide.tcm.spi.DataPathErrors;
 
@@ -65,6 +66,9 @@ final class ReadWrite {
         locks.lockShared(mask, RangeLock.stamps());
         boolean submitted = async.submitRead(lba, buf, e -> {
             locks.unlockSharedUnstamped(mask);
+            if (e instanceof BackstoreStatusException s && s.dstRetained()) {
+                cmd.retireDataInBuffer(); // the storage may still fill it: never reused
+            }
             if (e != null) {
                 DataPathErrors.LOG.report(dev.name(), "READ", lba, blocks, e);
                 cmd.failWithInformation(SenseReason.ofReadFailure(e), lba);

@@ -38,14 +38,18 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p>Completion path: the image is bound to an eventfd ({@code rbd_set_image_notification}); librbd's threads
  * queue each finished completion and bump the eventfd, never calling into Java. One poller thread per image
  * blocks in {@code read(2)} on the eventfd, drains the completions with {@code rbd_poll_io_events} and ends each
- * operation there: copies read data out, chains the flush of a FUA write, and calls the submitter's
- * {@link AsyncBackstore.Done}. So QD commands are in flight with two threads in all (the submitter and the poller).
+ * operation there: chains the flush of a FUA write, and calls the submitter's {@link AsyncBackstore.Done}. So QD
+ * commands are in flight with two threads in all (the submitter and the poller).
  *
  * <p>Memory: each operation in flight owns an {@link Op} slot (queueDepth of them, preallocated; no slot free =
- * TASK SET FULL) whose native buffer, malloc'd, holds the data librbd reads or writes; a heap or pooled Java
- * buffer is never handed to native code, so an aborted command's buffer can be reused at once. A slot keeps
- * buffers up to 1 MiB for reuse and frees larger ones at completion: at most queueDepth × 1 MiB stays allocated.
- * The completion's argument is the slot index + 1, not a pointer.
+ * TASK SET FULL). A read into a direct buffer (the core's Data-In buffers are) has librbd fill that buffer in place,
+ * so the Data-In PDU is sent from the very bytes librbd wrote (no memcpy per byte read on the poller, which also
+ * sends the responses); if the watchdog answers such a read before librbd is done with it,
+ * the answer says so ({@link BackstoreStatusException#dstRetained()}: the command retires the buffer) and the slot
+ * keeps the buffer referenced until librbd lets go of it. A write's direct Data-Out buffer goes to librbd as it is
+ * (librbd copies it before the call returns). Otherwise (heap buffers) the slot's own native buffer, malloc'd, holds
+ * the data; a slot keeps buffers up to 1 MiB for reuse and frees larger ones at completion: at most
+ * queueDepth × 1 MiB stays allocated. The completion's argument is the slot index + 1, not a pointer.
  *
  * <p>Close racing I/O: {@link #close()} refuses new operations, waits for those in flight to complete (librados'
  * op timeout bounds this when the cluster is gone), then stops the poller and closes the image. Buffers of an
@@ -76,6 +80,12 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
     /** Images with an update watch, by the id their callback argument carries. */
     private static final Map<Long, RbdImage> WATCHED = new ConcurrentHashMap<>();
     private static final AtomicLong NEXT_ID = new AtomicLong(1);
+    /**
+     * Slots left with librbd for good (abandoned with a fenced client, or in flight when close gave up waiting): a
+     * read's Java buffer that librbd may still fill must stay reachable, or the collector would free its memory
+     * under librbd. Only grows on those rare events, by at most one queue depth each.
+     */
+    private static final List<Op> LEFT_WITH_LIBRBD = new CopyOnWriteArrayList<>();
     private static final MemorySegment UPDATE_CALLBACK = updateCallback();
     private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "rbd-watchdog");
@@ -121,6 +131,11 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
          * set, during that call. NULL otherwise.
          */
         MemorySegment source = MemorySegment.NULL;
+        /**
+         * A read's destination in the caller's own direct buffer ({@link #dst}), which librbd fills in place: set
+         * from submission until the slot is released (librbd is done with it then), NULL otherwise.
+         */
+        MemorySegment sink = MemorySegment.NULL;
         int kind;
         long offset;
         long length;
@@ -304,7 +319,11 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
 
     private boolean startRead(Op op, long lba, ByteBuffer dst, Done done) {
         op.dst = dst;
-        buffer(op, dst.remaining());
+        if (dst.isDirect()) {
+            op.sink = MemorySegment.ofBuffer(dst); // position..limit: librbd reads straight into it
+        } else {
+            buffer(op, dst.remaining());
+        }
         return start(op, READ, lba * blockSize, dst.remaining(), done);
     }
 
@@ -359,7 +378,8 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
 
     private long issue(Op op, MemorySegment c) {
         return switch (op.kind) {
-            case READ -> Native.i(LibRbd.RBD_AIO_READ, image, op.offset, op.length, data(op), c);
+            case READ -> Native.i(LibRbd.RBD_AIO_READ, image, op.offset, op.length,
+                    op.sink.equals(MemorySegment.NULL) ? data(op) : op.sink, c);
             case WRITE, WRITE_THEN_FLUSH -> Native.i(LibRbd.RBD_AIO_WRITE2, image, op.offset, op.length,
                     op.source.equals(MemorySegment.NULL) ? data(op) : op.source, c, 0);
             case FLUSH -> Native.i(LibRbd.RBD_AIO_FLUSH, image, c);
@@ -469,7 +489,9 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
         if (ret >= 0 && op.kind == READ) {
             ByteBuffer dst = op.dst;
             int len = (int) op.length;
-            MemorySegment.copy(data(op), 0, MemorySegment.ofBuffer(dst), 0, len);
+            if (op.sink.equals(MemorySegment.NULL)) {
+                MemorySegment.copy(data(op), 0, MemorySegment.ofBuffer(dst), 0, len);
+            }
             dst.position(dst.position() + len);
         }
         answer(op, ret);
@@ -492,9 +514,12 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
             }
             Done done = op.done;
             String what = "rbd " + KIND[op.kind] + " " + config.spec() + " at byte " + op.offset;
+            // read this generation's sink before the CAS: after it the submitter's next command may reuse the slot
+            boolean inPlace = !op.sink.equals(MemorySegment.NULL);
             if (done != null && op.state.compareAndSet(s, s | 1)) {
+                // librbd may still fill a read's buffer in place: the command must retire it (the slot keeps it)
                 done.done(new BackstoreStatusException(SenseReason.BUSY, what + ": no answer from the cluster in "
-                        + TimeUnit.NANOSECONDS.toSeconds(watchdogNanos) + " s"));
+                        + TimeUnit.NANOSECONDS.toSeconds(watchdogNanos) + " s", false, inPlace));
             }
         }
     }
@@ -518,6 +543,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
         op.done = null;
         op.dst = null;
         op.source = MemorySegment.NULL;
+        op.sink = MemorySegment.NULL;
         if (!op.oneShot.equals(MemorySegment.NULL)) {
             Native.free(op.oneShot);
             op.oneShot = MemorySegment.NULL;
@@ -894,6 +920,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
             // (a submitter that took this slot before the fence and stalled past the drain limit before reading
             // {@link #fenced} would issue it after the reopen; a stall of that length is not guarded against)
             Op fresh = new Op(i, Native.malloc(16));
+            LEFT_WITH_LIBRBD.add(op);
             ops[i] = fresh;
             free.add(fresh);
             n++;
@@ -1085,6 +1112,13 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
         int r;
         synchronized (closed) {
             r = closed[0];
+        }
+        if (!drained || r == Integer.MIN_VALUE) { // librbd may still fill a read's buffer of ours
+            for (Op op : ops) {
+                if (!op.sink.equals(MemorySegment.NULL)) {
+                    LEFT_WITH_LIBRBD.add(op);
+                }
+            }
         }
         if (r == Integer.MIN_VALUE) {
             LOG.warning(config.spec() + ": rbd_close did not finish; left to finish (or not) on its own thread");
