@@ -13,6 +13,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -128,8 +130,16 @@ class RadosSharedReservationTest {
             synchronized (silent) {
                 silent.notifyAll();
             }
+            // B answers from its copy until it learns of the fence (its watch breaks when its client sees the OSD map
+            // with the blocklist); a change made before then would not reach it, and a RAM backstore has no OSD to
+            // refuse the fenced writer, so wait for that moment, as a real gateway's I/O would be refused meanwhile
+            assertThat(silent.broke.await(60, TimeUnit.SECONDS)).as("B's watch broke: it knows it was fenced").isTrue();
             assertThat(eventually(b::write)).as("B re-reads through a new client: registered, not reserved")
                     .isEqualTo(ScsiStatus.GOOD);
+            // From here B acknowledges again; a slow acknowledgement on a loaded machine must not get it fenced a
+            // second time, which a RAM backstore (no OSD to refuse the fenced writer) would let answer GOOD from
+            // the copy it had before the fence reached it (CI saw that with the 2 s bound).
+            ga.device.reservations().shared().notifyTimeout(Duration.ofSeconds(60));
             assertThat(a.reserve(K1, PrType.EXCLUSIVE_ACCESS).status()).isEqualTo(ScsiStatus.GOOD);
             assertThat(eventually(b::write)).isEqualTo(ScsiStatus.RESERVATION_CONFLICT);
         }
@@ -138,6 +148,7 @@ class RadosSharedReservationTest {
     /** A store whose watcher callbacks stall while {@code stall} is set: a gateway that stops acknowledging. */
     private static final class Gated implements ReservationStore {
         final ReservationStore inner;
+        final CountDownLatch broke = new CountDownLatch(1);
         volatile boolean stall;
 
         Gated(ReservationStore inner) { this.inner = inner; }
@@ -174,7 +185,10 @@ class RadosSharedReservationTest {
                 }
 
                 @Override
-                public void broken(Exception cause) { w.broken(cause); }
+                public void broken(Exception cause) {
+                    broke.countDown();
+                    w.broken(cause);
+                }
             });
         }
     }
