@@ -13,8 +13,10 @@
 # Matrix: 4 KiB random reads and 1 MiB sequential reads, each at QD 1, 16 and 64 (--quick: 4 KiB at QD 1 and 16,
 # 1 MiB at QD 16, 3 s rounds). Clients: iscsi-perf (-r for random; -m QD; -b blocks), `hostwide bench` with the
 # --jar, and with --before-jar a second hostwide client run from that jar: before/after in the same run, against
-# the same targets. `hostwide serve` always runs from --jar. --poll adds the client "hostwide-poll": the --jar's
-# bench with --poll (the job thread reads the connection itself while it waits, fio's hipri). --stress runs
+# the same targets. `hostwide serve` always runs from --jar. "hostwide" is bench as a user runs it: since
+# --poll=auto became bench's default, it polls at 4 KiB and waits for the reader thread at 1 MiB (a jar from before
+# never polls by default). --poll adds the client "hostwide-poll": the --jar's bench with --poll, polling in every
+# cell (the job thread reads the connection itself while it waits, fio's hipri). --stress runs
 # `stress-ng --cpu N` (N = the cores) for the whole run, started and stopped here: every client then competes
 # with a CPU-bound process on every core.
 # CPU per I/O: the client process's user+sys time (/usr/bin/time) over the I/Os it completed ("whole"), and for

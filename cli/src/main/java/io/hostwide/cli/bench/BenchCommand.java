@@ -5,6 +5,7 @@ import io.hostwide.cli.load.BenchRunner;
 import io.hostwide.cli.load.BenchSpec;
 import io.hostwide.cli.load.BenchTimeline;
 import io.hostwide.cli.load.BlockDeviceTarget;
+import io.hostwide.cli.load.PollMode;
 import io.hostwide.cli.load.RwMode;
 import io.hostwide.cli.util.Interrupts;
 import io.hostwide.management.util.Json;
@@ -61,11 +62,14 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Job threads (default: ${DEFAULT-VALUE})")
     int numjobs;
 
-    @Option(names = {"--poll", "--hipri"},
+    @Option(names = {"--poll", "--hipri"}, paramLabel = "WHEN", arity = "0..1", fallbackValue = "on",
+            defaultValue = "auto",
             description = "Jobs reap their own completions while they wait (blk_poll, fio's hipri): on an iscsi: "
                     + "device the job thread reads the connection itself, one wake-up per completion instead of two "
-                    + "(the connection's reader, then the job); other devices ignore it")
-    boolean poll;
+                    + "(the connection's reader, then the job); other devices ignore it. WHEN is on (--poll alone), "
+                    + "off, or auto (default): on for --bs up to 64 KiB, off above, where the reader thread's copy "
+                    + "beside the job's submissions did better")
+    String poll;
 
     @Option(names = "--runtime", paramLabel = "TIME",
             description = "Run time, e.g. 10s, 500ms, 2m (default: 10s unless --size is given)")
@@ -171,7 +175,8 @@ public final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--rwmixread: only applies to --rw rw or randrw");
         }
         int readPct = rwmixread != null ? rwmixread : mode.defaultReadPercent();
-        return new BenchSpec(mode, readPct, (int) bsBytes, iodepth, numjobs, runtimeNanos, sizeBytes, seed, poll);
+        boolean polls = PollMode.parse(poll).polls((int) bsBytes);
+        return new BenchSpec(mode, readPct, (int) bsBytes, iodepth, numjobs, runtimeNanos, sizeBytes, seed, polls);
     }
 
     /** For picocli's ${COMPLETION-CANDIDATES}: the device kinds registered with the block layer. */

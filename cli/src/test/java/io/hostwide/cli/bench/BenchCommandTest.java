@@ -99,12 +99,32 @@ class BenchCommandTest {
         }
     }
 
+    /** Polling is on by default for small requests only (PollMode.AUTO); --poll alone and --poll=off force it. */
+    @Test
+    void pollDefaultsToSmallRequestsAndTheOptionOverridesIt() throws Exception {
+        String[][] cases = {
+            {"4k", null, "true"}, {"1m", null, "false"}, {"1m", "--poll", "true"}, {"1m", "--hipri", "true"},
+            {"4k", "--poll=off", "false"}, {"64k", "--poll=auto", "true"}, {"128k", "--poll=auto", "false"},
+        };
+        for (String[] c : cases) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(
+                    "bench", "--device", "null:submit_queues=1", "--bs", c[0], "--size", "1m", "--json"));
+            if (c[1] != null) {
+                args.add(c[1]);
+            }
+            CliRun r = run(args.toArray(String[]::new));
+            assertThat(r.status()).as(r.err()).isZero();
+            assertThat(Json.mapper().readTree(r.out()).at("/poll").asText()).as(String.join(" ", args))
+                    .isEqualTo(c[2]);
+        }
+    }
+
     @Test
     void badOptionsAreOneLineWithStatus2() {
         String[][] cases = {
             {"--bs", "1000"}, {"--iodepth", "0"}, {"--rw", "sideways"}, {"--device", "null:no_such_knob=1"},
             {"--device", "floppy"}, {"--runtime", "5x"}, {"--rwmixread", "50"}, {"--numjobs", "abc"},
-            {"--scheduler", "cfq"},
+            {"--scheduler", "cfq"}, {"--poll", "sometimes"},
         };
         for (String[] c : cases) {
             String[] args = new String[c.length + 1];

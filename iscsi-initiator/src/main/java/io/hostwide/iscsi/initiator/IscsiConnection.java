@@ -6,6 +6,7 @@ import io.hostwide.iscsi.pdu.Pdu;
 import io.hostwide.scsi.mid.ScsiCmnd;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -221,8 +222,16 @@ final class IscsiConnection implements PduChannel.Placement {
     /**
      * {@code mq_poll} for this connection: receives on the calling thread, waiting up to {@code timeoutNanos} (at
      * least a millisecond, the selector's unit) for the socket. Returns the PDUs handled (each completion among them
-     * ran on this thread), 0 when the wait ran out, -1 when another thread receives now or the connection is
-     * closed or failed: the caller then waits for its completion instead.
+     * ran on this thread), 0 when the wait ran out or the connection was just handed over (the caller looks for its
+     * completion, then polls again), -1 when the socket is not pollable yet, another thread kept receiving for the
+     * whole timeout, or the connection is closed or failed: the caller then waits for its completion instead.
+     *
+     * <p>When another thread receives (the reader thread, back after a poller was off its core for longer than
+     * {@link #PASSIVE_NANOS}, or another poller), it is woken out of the selector and this thread waits for the
+     * receive lock: the hand-over costs that one wake-up. Returning -1 there instead left both threads asleep (the
+     * reader standing aside for the poll that had just given up, the caller parked until the reader's next check):
+     * a stall of up to {@link #PASSIVE_NANOS}, and the reader then took the socket back, so on a busy machine it
+     * repeated for completion after completion.
      */
     int poll(long timeoutNanos) {
         if (!pollable) {
@@ -232,32 +241,54 @@ final class IscsiConnection implements PduChannel.Placement {
             return -1;
         }
         lastPollNanos = System.nanoTime();
+        boolean handedOver = false;
         if (!rxLock.tryLock()) {
-            ch.wakeupReader();   // the reader thread (or another poller) waits in the selector: make it stand aside
-            return -1;
+            ch.wakeupReader();   // the receiver waits in the selector: it returns, sees this poll and stands aside
+            try {
+                if (!rxLock.tryLock(Math.max(timeoutNanos, 1_000_000L), TimeUnit.NANOSECONDS)) {
+                    return -1;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
+            }
+            handedOver = true;
         }
         try {
             if (closed) {
                 return -1;
             }
-            return receiveLocked(Math.max(1, timeoutNanos / 1_000_000L), POLL_FRAMES);
+            // Handed over: the receiver before may have taken in this caller's completion; it looks before a wait.
+            return receiveLocked(handedOver ? NO_WAIT : Math.max(1, timeoutNanos / 1_000_000L), POLL_FRAMES);
         } finally {
             lastPollNanos = System.nanoTime();
             rxLock.unlock();
         }
     }
 
+    /** {@link #receiveLocked}'s wait when the caller takes only what is buffered or readable now. */
+    private static final long NO_WAIT = -1;
+
+    /** True while a thread holds the receive lock (for tests: the reader thread waits in the selector). */
+    boolean receiving() {
+        return rxLock.isLocked();
+    }
+
     /**
      * Under the receive lock: handles the frames buffered or readable now, up to {@code maxFrames} (the rest stay
      * buffered for the next receiver); when there are none, waits up to {@code waitMillis} (0: until readable or
-     * woken) and handles what came. A frame begun is always finished (its rest is on the way). Returns the PDUs
-     * handled, or -1 once the connection failed (reported here) or closed.
+     * woken; {@link #NO_WAIT}: not at all) and handles what came. A frame begun is always finished (its rest is on the
+     * way). Returns the PDUs handled, or -1 once the connection failed (reported here) or closed.
      */
     private int receiveLocked(long waitMillis, int maxFrames) {
         try {
             // A busy connection (the last receive found several PDUs) likely has more: try a read before the wait,
             // one syscall instead of two. A quiet one (queue depth 1) has nothing yet: wait first.
-            if (ch.buffered() == 0 && (!busy || ch.readNow() == 0)) {
+            if (ch.buffered() == 0 && (!busy && waitMillis != NO_WAIT || ch.readNow() == 0)) {
+                if (waitMillis == NO_WAIT) {
+                    busy = false;
+                    return 0;
+                }
                 ch.awaitReadable(waitMillis);
                 if (closed || ch.readNow() == 0) {
                     busy = false;

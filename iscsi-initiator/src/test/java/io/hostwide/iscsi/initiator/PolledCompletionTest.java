@@ -138,6 +138,26 @@ class PolledCompletionTest {
         }
     }
 
+    /**
+     * Regression: a poll that found the reader thread in its selector returned -1 after waking it, and the reader
+     * then stood aside for that poll while the caller waited for a completion nobody read (a stall per completion on
+     * a busy machine). The poll now waits for the receive lock and takes the connection over.
+     */
+    @Test
+    void aPollTakesTheConnectionOverFromTheReaderThread() throws Exception {
+        try (TestTarget t = new TestTarget(); IscsiHba hba = IscsiHba.connect(oneConnection(t.port()))) {
+            writeReadVerify(hba.disk(0), 0, 4096, 20, 1, true, 60);
+            IscsiConnection c = hba.session().live().conns()[0];
+            assertThat(c.pollable()).isTrue();
+            // Nobody polls now: the reader thread takes the socket back and waits in the selector, holding it.
+            Await.until("the reader thread to receive again", c::receiving);
+            assertThat(c.poll(HANG_NANOS)).as("the poll was handed the connection").isGreaterThanOrEqualTo(0);
+            // And I/O reaped by polling right after the hand-over still completes, once each.
+            writeReadVerify(hba.disk(0), 1L << 20, 4096, 20, 1, true, 61);
+            assertThat(hba.reinstatements()).isZero();
+        }
+    }
+
     @Test
     void pollersAndAWaiterShareOneConnectionAndLoseNothing() throws Exception {
         try (TestTarget t = new TestTarget(); IscsiHba hba = IscsiHba.connect(oneConnection(t.port()))) {
