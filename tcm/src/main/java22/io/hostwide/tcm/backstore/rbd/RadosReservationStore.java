@@ -435,6 +435,7 @@ final class RadosReservationStore implements Rbd.SharedReservationStore {
      */
     private void blocklistAll(RadosClient c, List<String> addresses) throws UnavailableException {
         long[] results = new long[addresses.size()];
+        java.util.Arrays.fill(results, -Errno.EIO); // a thread that threw never counts as a success
         List<Thread> threads = new ArrayList<>();
         for (int i = 1; i < addresses.size(); i++) {
             int at = i;
@@ -466,6 +467,9 @@ final class RadosReservationStore implements Rbd.SharedReservationStore {
     private static long blocklist(RadosClient c, String address) {
         try (Arena arena = Arena.ofConfined()) {
             return LibRados.callInt(LibRados.BLOCKLIST_ADD, c.cluster, arena.allocateFrom(address), 0);
+        } catch (RuntimeException e) { // on a helper thread: reported as a failure of this address, not lost
+            LOG.warning(() -> "rados_blocklist_add " + address + ": " + e);
+            return -Errno.EIO;
         }
     }
 
