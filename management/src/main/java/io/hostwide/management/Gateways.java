@@ -103,6 +103,7 @@ final class Gateways {
         }
         GatewayAlua ga = GatewayAlua.start(d, o, d.alua().group(gateway.portGroup()), gateway.name(), mode,
                 rtpis, POLL_MILLIS);
+        ga.releaseTimeout(gateway.handoverTimeout()); // before any write: start() itself never breaks a lock
         started.add(ga);
         summary.accept("gateway " + gateway.name() + ": " + d.name() + " (" + o.identity() + ") in port group "
                 + gateway.portGroup() + ", " + mode.name().toLowerCase(java.util.Locale.ROOT) + " ALUA, "

@@ -63,9 +63,29 @@ public record ServeConfig(List<String> portals, Session session,
      * relative target port identifier of each target's port, so that every gateway's ports differ; {@code name}
      * (required) names it in the other gateways' REPORT TARGET PORT GROUPS bookkeeping; {@code alua}:
      * {@code "implicit"} (default; non-owners Active/Non-optimized, a write moves the RBD lock) or
-     * {@code "explicit"} (non-owners Standby, SET TARGET PORT GROUPS moves it).
+     * {@code "explicit"} (non-owners Standby, SET TARGET PORT GROUPS moves it); {@code handover_timeout_ms}
+     * ({@value #MIN_HANDOVER_TIMEOUT_MS}..{@value #MAX_HANDOVER_TIMEOUT_MS}, default {@value
+     * #DEFAULT_HANDOVER_TIMEOUT_MS}): how long a gateway that needs the RBD lock waits for the holder to hand it
+     * over before it fences the holder as dead. Shorter is a faster takeover of a dead owner; too short fences a
+     * live owner that was merely slow to answer (handovers took up to about 0.7 s on a loaded machine).
      */
-    public record Gateway(String name, @JsonProperty("port_group") Integer portGroup, String alua) {
+    public record Gateway(String name, @JsonProperty("port_group") Integer portGroup, String alua,
+                          @JsonProperty("handover_timeout_ms") Long handoverTimeoutMs) {
+        public static final long DEFAULT_HANDOVER_TIMEOUT_MS = 2000;
+        public static final long MIN_HANDOVER_TIMEOUT_MS = 100;
+        public static final long MAX_HANDOVER_TIMEOUT_MS = 60_000;
+
+        /** A gateway with the default handover timeout. */
+        public Gateway(String name, Integer portGroup, String alua) {
+            this(name, portGroup, alua, null);
+        }
+
+        /** The handover timeout in force: {@code handover_timeout_ms}, or the default without it. */
+        public java.time.Duration handoverTimeout() {
+            return java.time.Duration.ofMillis(handoverTimeoutMs == null ? DEFAULT_HANDOVER_TIMEOUT_MS
+                    : handoverTimeoutMs);
+        }
+
         /** The port group in force: 1 without a gateway section. */
         public static int portGroupOf(Gateway g) {
             return g == null || g.portGroup() == null ? 1 : g.portGroup();

@@ -526,7 +526,10 @@ public final class ServeConfigLoader {
         }
     }
 
-    /** The gateway section: a name, a port group 1..65535 (TPGT, ALUA group, relative port id), implicit/explicit. */
+    /**
+     * The gateway section: a name, a port group 1..65535 (TPGT, ALUA group, relative port id), implicit/explicit,
+     * a handover timeout in range.
+     */
     private static void checkGateway(ConfigPlaces w, ServeConfig.Gateway g) {
         if (g == null) {
             return;
@@ -545,6 +548,13 @@ public final class ServeConfigLoader {
         }
         if (g.alua() != null && !g.alua().equals("implicit") && !g.alua().equals("explicit")) {
             throw w.error("gateway.alua", " '" + g.alua() + "' is unknown (implicit or explicit)");
+        }
+        Long t = g.handoverTimeoutMs();
+        if (t != null && (t < ServeConfig.Gateway.MIN_HANDOVER_TIMEOUT_MS
+                || t > ServeConfig.Gateway.MAX_HANDOVER_TIMEOUT_MS)) {
+            throw w.error("gateway.handover_timeout_ms", " " + t + " is out of range ("
+                    + ServeConfig.Gateway.MIN_HANDOVER_TIMEOUT_MS + ".." + ServeConfig.Gateway.MAX_HANDOVER_TIMEOUT_MS
+                    + " ms; default " + ServeConfig.Gateway.DEFAULT_HANDOVER_TIMEOUT_MS + ")");
         }
     }
 

@@ -38,6 +38,24 @@ class GatewayConfigTest {
     }
 
     @Test
+    void theHandoverTimeoutIsAKeyWithADefault() {
+        ServeConfig c = ServeConfigLoader.parse("c.json", config("{ \"name\": \"gw-a\", \"port_group\": 2, "
+                + "\"handover_timeout_ms\": 750 }"));
+        assertThat(c.gateway().handoverTimeout()).isEqualTo(java.time.Duration.ofMillis(750));
+        assertThat(ServeConfigLoader.parse("c.json", config("{ \"name\": \"gw-b\", \"port_group\": 3 }"))
+                .gateway().handoverTimeout()).as("2 s by default").isEqualTo(java.time.Duration.ofSeconds(2));
+        for (String bad : List.of("0", "99", "60001", "-5")) {
+            assertThatThrownBy(() -> ServeConfigLoader.parse("c.json",
+                    config("{ \"name\": \"gw-a\", \"port_group\": 1, \"handover_timeout_ms\": " + bad + " }")))
+                    .as(bad).hasMessageStartingWith("c.json")
+                    .hasMessageContaining("gateway.handover_timeout_ms " + bad + " is out of range (100..60000 ms");
+        }
+        assertThatThrownBy(() -> ServeConfigLoader.parse("c.json",
+                config("{ \"name\": \"gw-a\", \"port_group\": 1, \"handover_timeout_ms\": \"soon\" }")))
+                .hasMessageStartingWith("c.json").hasMessageContaining("handover_timeout_ms");
+    }
+
+    @Test
     void badKeysAreNamed() {
         assertThatThrownBy(() -> ServeConfigLoader.parse("c.json", config("{ \"port_group\": 2 }")))
                 .hasMessageContaining("gateway.name is required");

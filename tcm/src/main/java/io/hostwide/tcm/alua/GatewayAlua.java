@@ -509,37 +509,29 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
      */
     private void takeLock(boolean record) throws IOException {
         long start = System.nanoTime();
-        long breakAt = start + releaseTimeout.toNanos();
         SharedReservations sr = device.reservations().shared();
         boolean forced = false;
-        while (!ownership.isOwner()) {
-            boolean free = !ownership.anyOwner();
-            boolean handedOver = sr != null
-                    && (free || sr.broadcast(LuEvent.Kind.RELEASE, local.id(), releaseTimeout));
-            if (handedOver && ownership.tryTake()) {
-                break;
+        while (true) {
+            // the bound restarts with every round: a live gateway that just got the lock is asked, never broken
+            forced |= obtain(record, sr, System.nanoTime() + releaseTimeout.toNanos());
+            if (forced || record) {
+                try {
+                    ownership.put(OWNER_KEY, Integer.toString(local.id()));
+                } catch (IOException e) {
+                    LOG.warning(device.name() + ": took the lock, but cannot record the owner: " + e.getMessage());
+                }
             }
-            if (!handedOver || (!free && System.nanoTime() - breakAt > 0)) {
-                ownership.take(); // the holder is silent (and fenced by the store's notify), gone, or no store
-                forced = true;
-                break;
+            int ao = forced || record ? local.id() : recordedOwner();
+            synchronized (this) { // not in the middle of a handover this gateway is asked for (event)
+                // Still the holder? A handover asked between the take (or obtain's isOwner) and this hold ran
+                // event() first, which released the lock: publishing owner now would admit writes to a lock another
+                // gateway holds (librbd answers them EROFS: the conformance run's COMPARE AND WRITEs). Ask again.
+                if (ownership.isOwner()) {
+                    apply(true, ao);
+                    parked.admitAll(); // in the same hold: a handover asked meanwhile waits for these writes
+                    break;
+                }
             }
-            if (!record && parked.isEmpty()) {
-                throw new IOException("the lock was handed over but another gateway took it first");
-            }
-            sleepQuietly(RETRY_MILLIS);
-        }
-        if (forced || record) {
-            try {
-                ownership.put(OWNER_KEY, Integer.toString(local.id()));
-            } catch (IOException e) {
-                LOG.warning(device.name() + ": took the lock, but cannot record the owner: " + e.getMessage());
-            }
-        }
-        int ao = forced || record ? local.id() : recordedOwner();
-        synchronized (this) { // not in the middle of a handover this gateway is asked for (event)
-            apply(true, ao);
-            parked.admitAll(); // in the same hold: a handover asked meanwhile waits for these writes
         }
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         if (forced || record) {
@@ -553,6 +545,30 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
             LOG.fine(() -> device.name() + ": gateway " + gatewayName + " borrowed " + ownership.identity() + " in "
                     + ms + " ms");
         }
+    }
+
+    /**
+     * Gets the lock unless this client holds it: asks the holder and takes the free lock, or breaks it (see
+     * {@link #takeLock}); true when it broke the lock.
+     */
+    private boolean obtain(boolean record, SharedReservations sr, long breakAt) throws IOException {
+        while (!ownership.isOwner()) {
+            boolean free = !ownership.anyOwner();
+            boolean handedOver = sr != null
+                    && (free || sr.broadcast(LuEvent.Kind.RELEASE, local.id(), releaseTimeout));
+            if (handedOver && ownership.tryTake()) {
+                return false;
+            }
+            if (!handedOver || (!free && System.nanoTime() - breakAt > 0)) {
+                ownership.take(); // the holder is silent (and fenced by the store's notify), gone, or no store
+                return true;
+            }
+            if (!record && parked.isEmpty()) {
+                throw new IOException("the lock was handed over but another gateway took it first");
+            }
+            sleepQuietly(RETRY_MILLIS);
+        }
+        return false;
     }
 
     /**

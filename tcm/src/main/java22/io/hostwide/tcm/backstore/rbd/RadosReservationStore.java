@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -375,9 +376,19 @@ final class RadosReservationStore implements Rbd.SharedReservationStore {
         return silent;
     }
 
-    /** Blocklists each silent watcher by the address its watch recorded; this client's own are skipped. */
+    /**
+     * Blocklists each silent watcher by the addresses its watch recorded; this client's own are skipped. All the
+     * addresses (a silent gateway's reservation and image clients, and every other silent gateway's) are sent to
+     * the monitor at once, one call per thread ({@link #blocklistAll}), not one after another: each {@code
+     * rados_blocklist_add} returns only once the monitor has committed an OSD map with the entry, and serially that
+     * was one map epoch per address (about 1 s each on a loaded machine) before a takeover could go on. Fencing is
+     * unchanged: every address is in a committed map before the entries are removed, and this client waits for the
+     * latest map before it returns.
+     */
     private void fence(RadosClient c, List<long[]> silent) throws UnavailableException {
         Map<String, byte[]> xattrs = null;
+        Map<String, String[]> byKey = new LinkedHashMap<>();
+        List<String> all = new ArrayList<>();
         for (long[] gc : silent) {
             if (gc[0] == c.gid) {
                 continue; // our own watch: this client is not blocklisted by itself
@@ -392,20 +403,73 @@ final class RadosReservationStore implements Rbd.SharedReservationStore {
                         + " did not acknowledge and recorded no address: it could not be fenced");
             }
             String[] addresses = new String(addr, StandardCharsets.US_ASCII).trim().split(" +");
-            try (Arena arena = Arena.ofConfined()) {
-                for (String a : addresses) { // its reservation client, then its image client
-                    int r = LibRados.callInt(LibRados.BLOCKLIST_ADD, c.cluster, arena.allocateFrom(a), 0);
-                    check(c, r, "blocklisting silent watcher " + a + " of");
+            byKey.put(key, addresses);
+            for (String a : addresses) { // its reservation client, then its image client
+                if (!all.contains(a)) {
+                    all.add(a);
                 }
-                LOG.warning(() -> objectName + ": watcher client." + Long.toUnsignedString(gc[0]) + " did not"
-                        + " acknowledge a reservation change: blocklisted " + String.join(" and ", addresses)
-                        + (addresses.length > 1 ? " (its reservation and image clients)" : ""));
-                LibRados.callInt(LibRados.RMXATTR, c.ioctx, arena.allocateFrom(objectName), arena.allocateFrom(key));
             }
         }
-        if (xattrs != null) {
-            // our next op then carries the epoch with the blocklist: the OSDs refuse the fenced client from here on
-            check(c, LibRados.callInt(LibRados.WAIT_FOR_LATEST_OSDMAP, c.cluster), "waiting for the OSD map of");
+        if (xattrs == null) {
+            return;
+        }
+        blocklistAll(c, all);
+        try (Arena arena = Arena.ofConfined()) {
+            for (Map.Entry<String, String[]> e : byKey.entrySet()) {
+                String[] addresses = e.getValue();
+                LOG.warning(() -> objectName + ": watcher client." + e.getKey().substring(WATCHER_XATTR.length())
+                        + " did not acknowledge a reservation change: blocklisted " + String.join(" and ", addresses)
+                        + (addresses.length > 1 ? " (its reservation and image clients)" : ""));
+                LibRados.callInt(LibRados.RMXATTR, c.ioctx, arena.allocateFrom(objectName),
+                        arena.allocateFrom(e.getKey()));
+            }
+        }
+        // our next op then carries the epoch with the blocklist: the OSDs refuse the fenced client from here on
+        check(c, LibRados.callInt(LibRados.WAIT_FOR_LATEST_OSDMAP, c.cluster), "waiting for the OSD map of");
+    }
+
+    /**
+     * {@code rados_blocklist_add} of every address, each on its own thread (librados is thread-safe and the monitor
+     * may commit them in one epoch), waiting for all; fails, naming the first failed address, unless every one
+     * succeeded. The first address is done on the calling thread.
+     */
+    private void blocklistAll(RadosClient c, List<String> addresses) throws UnavailableException {
+        long[] results = new long[addresses.size()];
+        java.util.Arrays.fill(results, -Errno.EIO); // a thread that threw never counts as a success
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 1; i < addresses.size(); i++) {
+            int at = i;
+            threads.add(Thread.ofPlatform().name("pr-blocklist-" + i).daemon().start(() ->
+                    results[at] = blocklist(c, addresses.get(at))));
+        }
+        if (!addresses.isEmpty()) {
+            results[0] = blocklist(c, addresses.get(0));
+        }
+        boolean interrupted = false;
+        for (Thread t : threads) {
+            while (true) {
+                try {
+                    t.join(); // a blocklist call has no timeout of its own but rados_mon_op_timeout's
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // the calls are under way in librados: wait for their answer anyway
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        for (int i = 0; i < results.length; i++) { // join() orders the threads' writes before these reads
+            check(c, results[i], "blocklisting silent watcher " + addresses.get(i) + " of");
+        }
+    }
+
+    private static long blocklist(RadosClient c, String address) {
+        try (Arena arena = Arena.ofConfined()) {
+            return LibRados.callInt(LibRados.BLOCKLIST_ADD, c.cluster, arena.allocateFrom(address), 0);
+        } catch (RuntimeException e) { // on a helper thread: reported as a failure of this address, not lost
+            LOG.warning(() -> "rados_blocklist_add " + address + ": " + e);
+            return -Errno.EIO;
         }
     }
 
