@@ -122,16 +122,12 @@ final class ImageLock implements SharedOwnership {
 
     @Override
     public boolean isOwner() throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
+        return Native.inArena(arena -> {
             MemorySegment owner = arena.allocate(JAVA_INT);
             int r = (int) IS_OWNER.invokeExact(image(), owner);
             check(r, "rbd_is_exclusive_lock_owner");
             return owner.get(JAVA_INT, 0) != 0;
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        });
     }
 
     @Override
@@ -141,7 +137,7 @@ final class ImageLock implements SharedOwnership {
 
     /** The lock owners' names (librbd's "ADDRESS/NONCE" client addresses); empty when nobody holds the lock. */
     List<String> owners() throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
+        return Native.inArena(arena -> {
             MemorySegment mode = arena.allocate(JAVA_INT);
             MemorySegment list = arena.allocate(ADDRESS, MAX_OWNERS);
             MemorySegment count = arena.allocate(JAVA_LONG);
@@ -160,11 +156,7 @@ final class ImageLock implements SharedOwnership {
                 OWNERS_CLEANUP.invokeExact(list, n);
             }
             return out;
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        });
     }
 
     @Override
@@ -172,7 +164,7 @@ final class ImageLock implements SharedOwnership {
         if (isOwner()) {
             return;
         }
-        try (Arena arena = Arena.ofConfined()) {
+        Native.inArena(arena -> {
             for (String owner : owners()) {
                 int r = (int) BREAK.invokeExact(image(), RBD_LOCK_MODE_EXCLUSIVE, arena.allocateFrom(owner));
                 if (r != -Errno.ENOENT) { // already gone: fine
@@ -182,11 +174,8 @@ final class ImageLock implements SharedOwnership {
             int r = (int) ACQUIRE.invokeExact(image(), RBD_LOCK_MODE_EXCLUSIVE);
             check(r, "rbd_lock_acquire");
             lent.set(false);
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+            return null;
+        });
     }
 
     /** rbd_lock_acquire alone: EROFS (or EBUSY) when a peer holds the lock, which is then left alone. */
@@ -195,7 +184,7 @@ final class ImageLock implements SharedOwnership {
         if (isOwner()) {
             return true;
         }
-        try {
+        return Native.inArena(arena -> {
             int r = (int) ACQUIRE.invokeExact(image(), RBD_LOCK_MODE_EXCLUSIVE);
             if (r == -Errno.EROFS || r == -EBUSY) {
                 return false;
@@ -203,45 +192,38 @@ final class ImageLock implements SharedOwnership {
             check(r, "rbd_lock_acquire");
             lent.set(false);
             return true;
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        });
     }
 
     @Override
     public void put(String key, String value) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
+        Native.inArena(arena -> {
             int r = (int) META_SET.invokeExact(image(), arena.allocateFrom(key), arena.allocateFrom(value));
             check(r, "rbd_metadata_set " + key);
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+            return null;
+        });
     }
 
     /** rbd_metadata_list from {@code prefix}: keys and values come as two runs of NUL-terminated strings. */
     @Override
     public Map<String, String> entries(String prefix) throws IOException {
-        long size = 4096;
+        long[] size = {4096};
         while (true) {
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment keys = arena.allocate(size);
-                MemorySegment values = arena.allocate(size);
+            Map<String, String> found = Native.inArena(arena -> {
+                MemorySegment keys = arena.allocate(size[0]);
+                MemorySegment values = arena.allocate(size[0]);
                 MemorySegment keyLen = arena.allocate(JAVA_LONG);
                 MemorySegment valLen = arena.allocate(JAVA_LONG);
-                keyLen.set(JAVA_LONG, 0, size);
-                valLen.set(JAVA_LONG, 0, size);
+                keyLen.set(JAVA_LONG, 0, size[0]);
+                valLen.set(JAVA_LONG, 0, size[0]);
                 // rbd_metadata_list lists the keys after its start key, never the start key itself: start just
                 // before the prefix (its prefix one character shorter), so that entries(key) finds key itself
                 String start = prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1);
                 int r = (int) META_LIST.invokeExact(image(), arena.allocateFrom(start), 0L, keys, keyLen,
                         values, valLen);
                 if (r == -ERANGE) {
-                    size = Math.max(keyLen.get(JAVA_LONG, 0), valLen.get(JAVA_LONG, 0)) + 1;
-                    continue;
+                    size[0] = Math.max(keyLen.get(JAVA_LONG, 0), valLen.get(JAVA_LONG, 0)) + 1;
+                    return null; // again, with room for them
                 }
                 check(r, "rbd_metadata_list");
                 List<String> k = strings(keys, keyLen.get(JAVA_LONG, 0));
@@ -253,26 +235,22 @@ final class ImageLock implements SharedOwnership {
                     }
                 }
                 return out;
-            } catch (IOException | RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
+            });
+            if (found != null) {
+                return found;
             }
         }
     }
 
     @Override
     public void remove(String key) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
+        Native.inArena(arena -> {
             int r = (int) META_REMOVE.invokeExact(image(), arena.allocateFrom(key));
             if (r != -Errno.ENOENT) {
                 check(r, "rbd_metadata_remove " + key);
             }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+            return null;
+        });
     }
 
     /** rbd_lock_release when this client holds the lock. */
@@ -281,15 +259,12 @@ final class ImageLock implements SharedOwnership {
         if (!isOwner()) {
             return;
         }
-        try {
+        Native.inArena(arena -> {
             lent.set(true); // before: a write that meets the released lock must find it set
             int r = (int) RELEASE.invokeExact(image());
             check(r, "rbd_lock_release");
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+            return null;
+        });
     }
 
     @Override
@@ -298,28 +273,22 @@ final class ImageLock implements SharedOwnership {
         if (c.equals(MemorySegment.NULL)) {
             throw new IOException(spec + ": the image is being reopened after a fence");
         }
-        try {
-            return Long.toUnsignedString((long) INSTANCE_ID.invokeExact(c));
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        return Native.inArena(arena -> Long.toUnsignedString((long) INSTANCE_ID.invokeExact(c)));
     }
 
     /** The instance ids of the image header's watchers (rbd_watchers_list, growing the array on ERANGE). */
     @Override
     public Set<String> liveClients() throws IOException {
-        long max = 16;
+        long[] max = {16};
         while (true) {
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment list = arena.allocate(WATCHER_SIZE * max, 8);
+            Set<String> found = Native.inArena(arena -> {
+                MemorySegment list = arena.allocate(WATCHER_SIZE * max[0], 8);
                 MemorySegment count = arena.allocate(JAVA_LONG);
-                count.set(JAVA_LONG, 0, max);
+                count.set(JAVA_LONG, 0, max[0]);
                 int r = (int) WATCHERS_LIST.invokeExact(image(), list, count);
                 if (r == -ERANGE) {
-                    max = Math.max(max * 2, count.get(JAVA_LONG, 0));
-                    continue;
+                    max[0] = Math.max(max[0] * 2, count.get(JAVA_LONG, 0));
+                    return null; // again, with room for them
                 }
                 check(r, "rbd_watchers_list");
                 long n = count.get(JAVA_LONG, 0);
@@ -331,10 +300,9 @@ final class ImageLock implements SharedOwnership {
                     WATCHERS_CLEANUP.invokeExact(list, n);
                 }
                 return out;
-            } catch (IOException | RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
+            });
+            if (found != null) {
+                return found;
             }
         }
     }
@@ -366,16 +334,12 @@ final class ImageLock implements SharedOwnership {
     }
 
     private String imageId() throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
+        return Native.inArena(arena -> {
             MemorySegment id = arena.allocate(64);
             int r = (int) GET_ID.invokeExact(image(), id, 64L);
             check(r, "rbd_get_id");
             return id.getString(0);
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        });
     }
 
     private void check(int r, String what) throws IOException {

@@ -214,6 +214,26 @@ final class Native {
         }
     }
 
+    /** A run of downcalls given a confined arena for their arguments, freed when the run returns. */
+    @FunctionalInterface
+    interface ArenaCall<T> {
+        T run(Arena arena) throws Throwable;
+    }
+
+    /**
+     * Runs {@code body} in a fresh confined arena: an IOException or an unchecked throwable passes as it is, any
+     * other Throwable (which {@code invokeExact} declares but a downcall cannot throw) as IllegalStateException.
+     */
+    static <T> T inArena(ArenaCall<T> body) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            return body.run(arena);
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
     private static RuntimeException unchecked(Throwable t) {
         if (t instanceof RuntimeException r) {
             throw r;
