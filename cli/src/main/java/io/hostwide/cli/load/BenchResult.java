@@ -13,7 +13,8 @@ public record BenchResult(String device, BenchSpec spec, long elapsedNanos, Dire
 
     /**
      * {@code cpuNanos}: CPU time (user + system) of the whole process while the jobs ran, -1 where the JVM cannot say.
-     * It covers every thread the I/O costs (job threads, the driver's readers, GC), not the start-up before the run.
+     * It covers every thread the I/O costs (job threads, the driver's readers, GC), not the start-up before the run
+     * nor the ramp ({@link BenchSpec#rampNanos()}).
      */
     public BenchResult(String device, BenchSpec spec, long elapsedNanos, Direction read, Direction write, long errors,
                        boolean interrupted) {
@@ -69,6 +70,7 @@ public record BenchResult(String device, BenchSpec spec, long elapsedNanos, Dire
         m.put("iodepth", spec.iodepth());
         m.put("numjobs", spec.numjobs());
         m.put("poll", spec.poll());
+        m.put("ramp_ns", spec.rampNanos());   // run before elapsed_ns began, in none of the figures here
         m.put("elapsed_ns", elapsedNanos);
         m.put("read", read.toTree());
         m.put("write", write.toTree());
@@ -86,9 +88,11 @@ public record BenchResult(String device, BenchSpec spec, long elapsedNanos, Dire
 
     public String toText() {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%s: rw=%s bs=%d iodepth=%d numjobs=%d, ran %.2fs%s%n",
+        sb.append(String.format(Locale.ROOT, "%s: rw=%s bs=%d iodepth=%d numjobs=%d, ran %.2fs%s%s%n",
                 device, spec.rw().fioName(), spec.blockSize(), spec.iodepth(), spec.numjobs(),
-                elapsedNanos / 1e9, interrupted ? " (interrupted)" : ""));
+                elapsedNanos / 1e9, spec.rampNanos() > 0
+                        ? String.format(Locale.ROOT, " after a %.2fs ramp (not counted)", spec.rampNanos() / 1e9) : "",
+                interrupted ? " (interrupted)" : ""));
         appendDirection(sb, "read", read);
         appendDirection(sb, "write", write);
         if (errors > 0) {
