@@ -9,7 +9,13 @@ import java.util.Map;
 
 /** The outcome of one benchmark, as text or as a JSON-ready tree. */
 public record BenchResult(String device, BenchSpec spec, long elapsedNanos, Direction read, Direction write,
-                          long errors, boolean interrupted, long cpuNanos) {
+                          long errors, boolean interrupted, long cpuNanos, long rampIos) {
+
+    /** A result without a ramp ({@code rampIos}: the I/Os that completed in the ramp and count nowhere else). */
+    public BenchResult(String device, BenchSpec spec, long elapsedNanos, Direction read, Direction write, long errors,
+                       boolean interrupted, long cpuNanos) {
+        this(device, spec, elapsedNanos, read, write, errors, interrupted, cpuNanos, 0);
+    }
 
     /**
      * {@code cpuNanos}: CPU time (user + system) of the whole process while the jobs ran, -1 where the JVM cannot say.
@@ -71,6 +77,7 @@ public record BenchResult(String device, BenchSpec spec, long elapsedNanos, Dire
         m.put("numjobs", spec.numjobs());
         m.put("poll", spec.poll());
         m.put("ramp_ns", spec.rampNanos());   // run before elapsed_ns began, in none of the figures here
+        m.put("ramp_ios", rampIos);           // what completed in it (a whole-process CPU figure needs them)
         m.put("elapsed_ns", elapsedNanos);
         m.put("read", read.toTree());
         m.put("write", write.toTree());

@@ -227,17 +227,19 @@ public final class BenchRunner {
     private BenchResult collect(List<BenchJob> jobs, long elapsedNanos, boolean interrupted, long cpuNanos) {
         Histogram read = new Histogram(3_600_000_000_000L, 3);
         Histogram write = new Histogram(3_600_000_000_000L, 3);
-        long rb = 0, wb = 0, errors = 0;
+        long rb = 0, wb = 0, errors = 0, all = 0;
         for (BenchJob j : jobs) {
             read.add(j.readLatency);
             write.add(j.writeLatency);
             rb += j.measuredReadBytes;
             wb += j.measuredWriteBytes;
             errors += j.errors.get();
+            all += j.readIos.get() + j.writeIos.get();
         }
+        long rampIos = all - read.getTotalCount() - write.getTotalCount();
         return new BenchResult(target.description(), spec, elapsedNanos,
                 BenchResult.Direction.of(read, rb, elapsedNanos),
                 BenchResult.Direction.of(write, wb, elapsedNanos),
-                errors, interrupted, cpuNanos);
+                errors, interrupted, cpuNanos, rampIos);
     }
 }

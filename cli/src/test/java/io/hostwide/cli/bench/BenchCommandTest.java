@@ -130,6 +130,7 @@ class BenchCommandTest {
         assertThat(tree.at("/read/ios").asLong()).isEqualTo(256);
         CliRun none = run("bench", "--device", "null", "--size", "64k", "--json");
         assertThat(Json.mapper().readTree(none.out()).at("/ramp_ns").asLong()).isZero();
+        assertThat(Json.mapper().readTree(none.out()).at("/ramp_ios").asLong()).isZero();
     }
 
     @Test

@@ -200,7 +200,8 @@ class BenchRunnerTest {
         assertThat(r.read().bytes()).isEqualTo(2 * (1L << 20));
         assertThat(target.reads.get()).as("the ramp's I/Os reached the device").isGreaterThanOrEqualTo(2000 + 2 * 256);
         assertThat(r.errors()).isZero();
-        assertThat(r.toTree()).containsEntry("ramp_ns", 5_000_000_000L);
+        assertThat(r.toTree()).containsEntry("ramp_ns", 5_000_000_000L)
+                .containsEntry("ramp_ios", target.reads.get() - 2 * 256);
         assertThat(r.toText()).contains("after a 5.00s ramp (not counted)");
     }
 
