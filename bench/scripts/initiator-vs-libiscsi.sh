@@ -8,7 +8,7 @@
 #
 #   bench/scripts/initiator-vs-libiscsi.sh [--quick] [--rounds N] [--secs S] [--json FILE] [--jar HOSTWIDE.JAR]
 #                                          [--before-jar OLD.JAR] [--only REGEX] [--targets hostwide,tgtd]
-#                                          [--poll] [--stress]
+#                                          [--poll] [--stress] [--ramp S]
 #
 # Matrix: 4 KiB random reads and 1 MiB sequential reads, each at QD 1, 16 and 64 (--quick: 4 KiB at QD 1 and 16,
 # 1 MiB at QD 16, 3 s rounds). Clients: iscsi-perf (-r for random; -m QD; -b blocks), `hostwide bench` with the
@@ -18,10 +18,13 @@
 # never polls by default). --poll adds the client "hostwide-poll": the --jar's bench with --poll, polling in every
 # cell (the job thread reads the connection itself while it waits, fio's hipri). --stress runs
 # `stress-ng --cpu N` (N = the cores) for the whole run, started and stopped here: every client then competes
-# with a CPU-bound process on every core.
+# with a CPU-bound process on every core. --ramp S: each hostwide client first runs the workload S seconds
+# uncounted (bench --ramp-time; a --before-jar that lacks the option runs without, and the script says so), so the
+# IOPS and "cpu run" are the steady state after JIT warm-up; iscsi-perf (C, no warm-up) runs its --secs as always.
 # CPU per I/O: the client process's user+sys time (/usr/bin/time) over the I/Os it completed ("whole"), and for
 # hostwide also bench's own figure for the measured interval ("run": excludes JVM start-up, JIT warm-up, login and
-# scan, which the whole-process figure charges to a short run). iscsi-perf starts in milliseconds: its two agree.
+# scan, which the whole-process figure charges to a short run; with --ramp, "whole" is over the ramp's I/Os too).
+# iscsi-perf starts in milliseconds: its two agree.
 # iscsi-perf's I/Os are its "iops average" times --secs.
 #
 # A round that fails, hangs (10 x --secs + 60 s) or measures 0 stops the script with exit status 1 naming the cell,
@@ -32,7 +35,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib.sh
 source "$root/bench/scripts/lib.sh"
-quick=0 rounds="" secs="" json="" jar="" before="" only="" targets="hostwide,tgtd" poll=0 stress=0
+quick=0 rounds="" secs="" json="" jar="" before="" only="" targets="hostwide,tgtd" poll=0 stress=0 ramp=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -45,6 +48,7 @@ while [ $# -gt 0 ]; do
     --targets) targets=$2; shift ;;
     --poll) poll=1 ;;
     --stress) stress=1 ;;
+    --ramp) ramp=$2; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "initiator-vs-libiscsi.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -53,6 +57,7 @@ done
 [ "$quick" = 1 ] && { rounds=${rounds:-3}; secs=${secs:-3}; }
 rounds=${rounds:-3}; secs=${secs:-5}
 [[ "$rounds" =~ ^[1-9][0-9]*$ && "$secs" =~ ^[1-9][0-9]*$ ]] || { echo "initiator-vs-libiscsi.sh: --rounds and --secs take positive integers" >&2; exit 2; }
+[[ "$ramp" =~ ^[0-9]+$ ]] || { echo "initiator-vs-libiscsi.sh: --ramp takes whole seconds" >&2; exit 2; }
 [[ "$targets" =~ ^(hostwide|tgtd)(,(hostwide|tgtd))?$ ]] || { echo "initiator-vs-libiscsi.sh: --targets takes hostwide, tgtd or both" >&2; exit 2; }
 
 need=(iscsi-perf:libiscsi-bin iscsi-readcapacity16:libiscsi-bin python3:python3)
@@ -119,12 +124,21 @@ clients=(iscsi-perf hostwide)
 [ -n "$before" ] && clients=(iscsi-perf hostwide-before hostwide)
 [ "$poll" = 1 ] && clients+=(hostwide-poll)
 declare -A jarof=([hostwide]="$jar" [hostwide-before]="$before" [hostwide-poll]="$jar")
+declare -A rampof=()   # per client: the bench option that ramps, or nothing
+for c in "${clients[@]}"; do
+  [ "$c" = iscsi-perf ] || [ "$ramp" = 0 ] && continue
+  if "$JAVA" -jar "${jarof[$c]}" bench --help 2>/dev/null | grep -q -- --ramp-time; then
+    rampof[$c]="--ramp-time=${ramp}s"
+  else
+    echo "initiator-vs-libiscsi.sh: $c (${jarof[$c]}) has no --ramp-time: it runs without a ramp" >&2
+  fi
+done
 
 # One client run; prints "iops<TAB>cpu_us_per_io_whole<TAB>cpu_us_per_io_run" or fails.
 #   run CLIENT TARGET RW(randread|read) BS QD
 run() {
   local client=$1 u=${url[$2]} rw=$3 bs=$4 qd=$5 out="$work/run.out" t="$work/run.time"
-  local limit=$((10 * secs + 60)) rc=0
+  local limit=$((10 * (secs + ramp) + 60)) rc=0
   case "$client" in
     iscsi-perf)
       timeout -k 5 "$limit" /usr/bin/time -o "$t" -f "%U %S" iscsi-perf $([ "$rw" = randread ] && echo -r) -m "$qd" \
@@ -132,7 +146,7 @@ run() {
     hostwide*)
       timeout -k 5 "$limit" /usr/bin/time -o "$t" -f "%U %S" "$JAVA" -XX:+UseParallelGC -jar "${jarof[$client]}" bench \
         --device "iscsi:url=$u" --rw="$rw" --bs="$bs" --iodepth="$qd" --runtime="${secs}s" --json \
-        $([ "$client" = hostwide-poll ] && echo --poll) >"$out" 2>&1 || rc=$? ;;
+        ${rampof[$client]:-} $([ "$client" = hostwide-poll ] && echo --poll) >"$out" 2>&1 || rc=$? ;;
   esac
   if [ "$rc" != 0 ]; then
     [ "$rc" = 124 ] && echo "timed out after ${limit}s" >&2
@@ -152,7 +166,8 @@ if r["errors"] != 0 or ios == 0:
     print("0\t0\t0")
 else:
     run = f'{r["cpu"]["ns_per_io"] / 1000:.3f}' if "cpu" in r else "-"   # a jar from before bench reported it
-    print(f'{r["read"]["iops"]}\t{float(sys.argv[2]) * 1e6 / ios:.3f}\t{run}')
+    whole = ios + r.get("ramp_ios", 0)   # the process's CPU covers the ramp's I/Os too
+    print(f'{r["read"]["iops"]}\t{float(sys.argv[2]) * 1e6 / whole:.3f}\t{run}')
 PY
       ;;
   esac
@@ -175,7 +190,7 @@ results="$work/results.tsv"
 if [ "$stress" = 1 ]; then
   stress-ng --cpu "$(nproc)" --timeout 0 >"$work/stress.log" 2>&1 & pids+=($!); disown $!
 fi
-echo "initiator-vs-libiscsi.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar${before:+, before-jar $before}$([ "$stress" = 1 ] && echo ", with stress-ng --cpu $(nproc)")" >&2
+echo "initiator-vs-libiscsi.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s$([ "$ramp" != 0 ] && echo " (hostwide after a ${ramp}s ramp)"), jar $jar${before:+, before-jar $before}$([ "$stress" = 1 ] && echo ", with stress-ng --cpu $(nproc)")" >&2
 nc=${#clients[@]}
 for c in "${cells[@]}"; do
   read -r name rw bs qd <<<"$c"

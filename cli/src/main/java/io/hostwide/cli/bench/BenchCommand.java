@@ -78,6 +78,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--size", paramLabel = "SIZE", description = "Bytes each job transfers before it stops, e.g. 1g")
     String size;
 
+    @Option(names = "--ramp-time", paramLabel = "TIME",
+            description = "Run the workload this long first without counting it (fio's ramp_time), e.g. 2s: warm-up "
+                    + "(JIT compilation, caches) stays out of IOPS, latency and CPU; --runtime and --size start after it")
+    String rampTime;
+
     @Option(names = "--seed", defaultValue = "1", description = "Random seed for offsets and data (default: ${DEFAULT-VALUE})")
     long seed;
 
@@ -168,6 +173,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (size != null && sizeBytes <= 0) {
             throw new IllegalArgumentException("--size: must be positive, got '" + size + "'");
         }
+        long rampNanos = rampTime == null ? 0 : Sizes.parseNanos("--ramp-time", rampTime);   // no sign: never < 0
         if (runtime == null && size == null) {
             runtimeNanos = 10_000_000_000L;
         }
@@ -176,7 +182,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         int readPct = rwmixread != null ? rwmixread : mode.defaultReadPercent();
         boolean polls = PollMode.parse(poll).polls((int) bsBytes);
-        return new BenchSpec(mode, readPct, (int) bsBytes, iodepth, numjobs, runtimeNanos, sizeBytes, seed, polls);
+        return new BenchSpec(mode, readPct, (int) bsBytes, iodepth, numjobs, runtimeNanos, sizeBytes, seed, polls,
+                rampNanos);
     }
 
     /** For picocli's ${COMPLETION-CANDIDATES}: the device kinds registered with the block layer. */

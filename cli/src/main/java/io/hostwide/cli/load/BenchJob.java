@@ -35,6 +35,8 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
     private final long[] doneNanos;
     private final boolean[] isWrite;
     private final boolean[] failed;
+    /** The slot's I/O was issued after the ramp, so it counts in the result (job thread only). */
+    private final boolean[] counts;
     private final BenchRunner.StopFlag stop;
 
     final Histogram readLatency = new Histogram(MAX_LATENCY_NANOS, 3);
@@ -51,6 +53,15 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
     final AtomicLong writeIos = new AtomicLong();
     final AtomicLong writeBytes = new AtomicLong();
     final AtomicLong errors = new AtomicLong();
+    /**
+     * Bytes of the completions counted in the result (after the ramp; job thread only, read after the join). The
+     * counters above count the ramp's too, for the progress lines; failed I/Os count in {@link #errors} even in the
+     * ramp, so no failure goes unreported.
+     */
+    long measuredReadBytes;
+    long measuredWriteBytes;
+    /** This job has seen the ramp end ({@link BenchRunner.StopFlag#measuring()}; job thread only). */
+    private boolean measuring;
 
     private volatile Thread thread;
     private volatile boolean waiting;
@@ -83,6 +94,7 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
         this.doneNanos = new long[spec.iodepth()];
         this.isWrite = new boolean[spec.iodepth()];
         this.failed = new boolean[spec.iodepth()];
+        this.counts = new boolean[spec.iodepth()];
         byte[] pattern = new byte[spec.blockSize()];
         random.nextBytes(pattern);
         for (int i = 0; i < buffers.length; i++) {
@@ -136,7 +148,11 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
     }
 
     private boolean mayIssue() {
-        return !stop.requested() && (spec.sizePerJob() == 0 || bytesIssued < spec.sizePerJob());
+        if (!measuring && stop.measuring()) {
+            measuring = true;
+            bytesIssued = 0;   // --size counts from the end of the ramp, as the runtime does
+        }
+        return !stop.requested() && (spec.sizePerJob() == 0 || !measuring || bytesIssued < spec.sizePerJob());
     }
 
     private void issue(BenchTarget.JobQueue queue, int slot) {
@@ -151,6 +167,7 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
         ByteBuffer buf = buffers[slot];
         buf.clear();
         isWrite[slot] = write;
+        counts[slot] = measuring;
         bytesIssued += spec.blockSize();
         inFlight++;
         startNanos[slot] = System.nanoTime();
@@ -187,22 +204,34 @@ final class BenchJob implements Runnable, BenchTarget.Completion {
         waiting = false;
     }
 
+    /**
+     * Counts one completion: in the progress counters always, in the result only if it was issued after the ramp
+     * (so --size is exact, and what the ramp left in flight stays out, as what the stop leaves in flight is drained
+     * and counted: the measured I/Os are those issued from the ramp's end to the stop). Errors count even in the ramp.
+     */
     private void account(int slot) {
         inFlight--;
+        boolean counted = counts[slot];
         long latency = Math.max(1, Math.min(doneNanos[slot] - startNanos[slot], MAX_LATENCY_NANOS));
         if (failed[slot]) {
             errors.lazySet(errors.get() + 1);
         } else if (isWrite[slot]) {
-            writeLatency.recordValue(latency);
-            if (writeInterval != null) {
-                writeInterval.recordValue(latency);
+            if (counted) {
+                writeLatency.recordValue(latency);
+                if (writeInterval != null) {
+                    writeInterval.recordValue(latency);
+                }
+                measuredWriteBytes += spec.blockSize();
             }
             writeIos.lazySet(writeIos.get() + 1);
             writeBytes.lazySet(writeBytes.get() + spec.blockSize());
         } else {
-            readLatency.recordValue(latency);
-            if (readInterval != null) {
-                readInterval.recordValue(latency);
+            if (counted) {
+                readLatency.recordValue(latency);
+                if (readInterval != null) {
+                    readInterval.recordValue(latency);
+                }
+                measuredReadBytes += spec.blockSize();
             }
             readIos.lazySet(readIos.get() + 1);
             readBytes.lazySet(readBytes.get() + spec.blockSize());

@@ -9,11 +9,18 @@ import java.util.Map;
 
 /** The outcome of one benchmark, as text or as a JSON-ready tree. */
 public record BenchResult(String device, BenchSpec spec, long elapsedNanos, Direction read, Direction write,
-                          long errors, boolean interrupted, long cpuNanos) {
+                          long errors, boolean interrupted, long cpuNanos, long rampIos) {
+
+    /** A result without a ramp ({@code rampIos}: the I/Os that completed in the ramp and count nowhere else). */
+    public BenchResult(String device, BenchSpec spec, long elapsedNanos, Direction read, Direction write, long errors,
+                       boolean interrupted, long cpuNanos) {
+        this(device, spec, elapsedNanos, read, write, errors, interrupted, cpuNanos, 0);
+    }
 
     /**
      * {@code cpuNanos}: CPU time (user + system) of the whole process while the jobs ran, -1 where the JVM cannot say.
-     * It covers every thread the I/O costs (job threads, the driver's readers, GC), not the start-up before the run.
+     * It covers every thread the I/O costs (job threads, the driver's readers, GC), not the start-up before the run
+     * nor the ramp ({@link BenchSpec#rampNanos()}).
      */
     public BenchResult(String device, BenchSpec spec, long elapsedNanos, Direction read, Direction write, long errors,
                        boolean interrupted) {
@@ -69,6 +76,8 @@ public record BenchResult(String device, BenchSpec spec, long elapsedNanos, Dire
         m.put("iodepth", spec.iodepth());
         m.put("numjobs", spec.numjobs());
         m.put("poll", spec.poll());
+        m.put("ramp_ns", spec.rampNanos());   // run before elapsed_ns began, in none of the figures here
+        m.put("ramp_ios", rampIos);           // what completed in it (a whole-process CPU figure needs them)
         m.put("elapsed_ns", elapsedNanos);
         m.put("read", read.toTree());
         m.put("write", write.toTree());
@@ -86,9 +95,11 @@ public record BenchResult(String device, BenchSpec spec, long elapsedNanos, Dire
 
     public String toText() {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%s: rw=%s bs=%d iodepth=%d numjobs=%d, ran %.2fs%s%n",
+        sb.append(String.format(Locale.ROOT, "%s: rw=%s bs=%d iodepth=%d numjobs=%d, ran %.2fs%s%s%n",
                 device, spec.rw().fioName(), spec.blockSize(), spec.iodepth(), spec.numjobs(),
-                elapsedNanos / 1e9, interrupted ? " (interrupted)" : ""));
+                elapsedNanos / 1e9, spec.rampNanos() > 0
+                        ? String.format(Locale.ROOT, " after a %.2fs ramp (not counted)", spec.rampNanos() / 1e9) : "",
+                interrupted ? " (interrupted)" : ""));
         appendDirection(sb, "read", read);
         appendDirection(sb, "write", write);
         if (errors > 0) {

@@ -7,14 +7,22 @@ package io.hostwide.cli.load;
  * @param runtimeNanos wall-clock limit, or 0 for none (then sizePerJob is set)
  * @param poll         jobs reap their completions themselves while they wait ({@code blk_poll}, fio's
  *                     {@code hipri}) where the device can be polled
+ * @param rampNanos    how long the workload runs before anything is counted (fio's {@code ramp_time}), 0 for no
+ *                     ramp: its I/Os are in no figure of the result, the runtime and the size start after it
  */
 public record BenchSpec(RwMode rw, int readPercent, int blockSize, int iodepth, int numjobs,
-                        long runtimeNanos, long sizePerJob, long seed, boolean poll) {
+                        long runtimeNanos, long sizePerJob, long seed, boolean poll, long rampNanos) {
+
+    /** A workload without a ramp. */
+    public BenchSpec(RwMode rw, int readPercent, int blockSize, int iodepth, int numjobs, long runtimeNanos,
+                     long sizePerJob, long seed, boolean poll) {
+        this(rw, readPercent, blockSize, iodepth, numjobs, runtimeNanos, sizePerJob, seed, poll, 0);
+    }
 
     /** A workload whose jobs wait for their completions (no polling). */
     public BenchSpec(RwMode rw, int readPercent, int blockSize, int iodepth, int numjobs, long runtimeNanos,
                      long sizePerJob, long seed) {
-        this(rw, readPercent, blockSize, iodepth, numjobs, runtimeNanos, sizePerJob, seed, false);
+        this(rw, readPercent, blockSize, iodepth, numjobs, runtimeNanos, sizePerJob, seed, false, 0);
     }
 
     public BenchSpec {
@@ -32,6 +40,9 @@ public record BenchSpec(RwMode rw, int readPercent, int blockSize, int iodepth, 
         }
         if (runtimeNanos < 0 || sizePerJob < 0 || (runtimeNanos == 0 && sizePerJob == 0)) {
             throw new IllegalArgumentException("--runtime/--size: give a positive runtime or size");
+        }
+        if (rampNanos < 0) {
+            throw new IllegalArgumentException("--ramp-time: " + rampNanos + " ns is negative");
         }
         if (sizePerJob > 0 && sizePerJob < blockSize) {
             throw new IllegalArgumentException("--size: " + sizePerJob + " is smaller than --bs " + blockSize);

@@ -119,12 +119,26 @@ class BenchCommandTest {
         }
     }
 
+    /** --ramp-time: the JSON records the ramp, and the size counts after it. */
+    @Test
+    void rampTimeIsRecordedAndTheSizeCountsAfterIt() throws Exception {
+        CliRun r = run("bench", "--device", "null:submit_queues=1", "--ramp-time", "300ms", "--size", "1m",
+                "--iodepth", "4", "--json");
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode tree = Json.mapper().readTree(r.out());
+        assertThat(tree.at("/ramp_ns").asLong()).isEqualTo(300_000_000L);
+        assertThat(tree.at("/read/ios").asLong()).isEqualTo(256);
+        CliRun none = run("bench", "--device", "null", "--size", "64k", "--json");
+        assertThat(Json.mapper().readTree(none.out()).at("/ramp_ns").asLong()).isZero();
+        assertThat(Json.mapper().readTree(none.out()).at("/ramp_ios").asLong()).isZero();
+    }
+
     @Test
     void badOptionsAreOneLineWithStatus2() {
         String[][] cases = {
             {"--bs", "1000"}, {"--iodepth", "0"}, {"--rw", "sideways"}, {"--device", "null:no_such_knob=1"},
             {"--device", "floppy"}, {"--runtime", "5x"}, {"--rwmixread", "50"}, {"--numjobs", "abc"},
-            {"--scheduler", "cfq"}, {"--poll", "sometimes"},
+            {"--scheduler", "cfq"}, {"--poll", "sometimes"}, {"--ramp-time", "-1s"}, {"--ramp-time", "soon"},
         };
         for (String[] c : cases) {
             String[] args = new String[c.length + 1];

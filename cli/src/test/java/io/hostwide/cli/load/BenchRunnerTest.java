@@ -183,12 +183,58 @@ class BenchRunnerTest {
         }
     }
 
+    /**
+     * --ramp-time (fio's ramp_time): the workload runs first without counting. Here the runner's clock jumps past the
+     * ramp once the device has seen 2000 I/Os (more than the size: the ramp is not bounded by it), so the ramp surely
+     * ran; the size then counts from the ramp's end, and the result holds exactly the I/Os issued after it.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void theRampRunsTheWorkloadButOnlyWhatFollowsItCounts() throws Exception {
+        var target = new FakeTargets.Recording(64L << 20);
+        BenchSpec spec = new BenchSpec(RwMode.RANDREAD, 100, 4096, 4, 2, 0, 1L << 20, 7, false, 5_000_000_000L);
+        BenchRunner runner = new BenchRunner(target, spec, Interrupts.none(), null);
+        runner.clock = () -> target.reads.get() >= 2000 ? 10_000_000_000L : 0L;
+        BenchResult r = runner.run();
+        assertThat(r.read().ios()).as("the size, after the ramp").isEqualTo(2 * 256);
+        assertThat(r.read().bytes()).isEqualTo(2 * (1L << 20));
+        assertThat(target.reads.get()).as("the ramp's I/Os reached the device").isGreaterThanOrEqualTo(2000 + 2 * 256);
+        assertThat(r.errors()).isZero();
+        assertThat(r.toTree()).containsEntry("ramp_ns", 5_000_000_000L)
+                .containsEntry("ramp_ios", target.reads.get() - 2 * 256);
+        assertThat(r.toText()).contains("after a 5.00s ramp (not counted)");
+    }
+
+    /** The ramp's seconds print as "ramp" progress lines; the timeline (--plot) starts after it. */
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void rampSecondsPrintAsRampLinesAndStayOutOfTheTimeline() throws Exception {
+        var target = new FakeTargets.Async(64L << 20);
+        try {
+            var bytes = new java.io.ByteArrayOutputStream();
+            var progress = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
+            BenchSpec spec = new BenchSpec(RwMode.RANDREAD, 100, 4096, 4, 1, 100_000_000L, 0, 7, false,
+                    1_100_000_000L);
+            BenchTimeline timeline = new BenchTimeline();
+            BenchResult r = new BenchRunner(target, spec, Interrupts.none(), progress, timeline).run();
+            assertThat(bytes.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("[ramp 1s] read ");
+            assertThat(r.read().ios()).isPositive();
+            assertThat(timeline.samples()).isNotEmpty();
+            assertThat(timeline.samples().get(0).at()).as("seconds count from the ramp's end")
+                    .isLessThan(r.elapsedNanos() / 1e9 + 1e-3);
+        } finally {
+            target.close();
+        }
+    }
+
     @Test
     void invalidSpecsNameTheOption() {
         assertThatThrownBy(() -> new BenchSpec(RwMode.READ, 100, 1000, 1, 1, 1, 0, 1)).hasMessageStartingWith("--bs:");
         assertThatThrownBy(() -> new BenchSpec(RwMode.READ, 100, 4096, 0, 1, 1, 0, 1)).hasMessageStartingWith("--iodepth:");
         assertThatThrownBy(() -> new BenchSpec(RwMode.READ, 100, 4096, 1, 0, 1, 0, 1)).hasMessageStartingWith("--numjobs:");
         assertThatThrownBy(() -> new BenchSpec(RwMode.RANDRW, 101, 4096, 1, 1, 1, 0, 1)).hasMessageStartingWith("--rwmixread:");
+        assertThatThrownBy(() -> new BenchSpec(RwMode.READ, 100, 4096, 1, 1, 1, 0, 1, false, -1))
+                .hasMessageStartingWith("--ramp-time:");
         assertThatThrownBy(() -> RwMode.parse("sideways")).hasMessageStartingWith("--rw: unknown mode 'sideways'");
     }
 }
