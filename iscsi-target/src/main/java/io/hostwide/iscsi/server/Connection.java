@@ -53,6 +53,12 @@ final class Connection implements LoginEnvironment {
     static final Logger LOG = Logger.getLogger(Connection.class.getName());
     /** -Dhostwide.iscsi.trace=true logs every full-feature PDU received (debugging aid; off by default). */
     static final boolean TRACE = Boolean.getBoolean("hostwide.iscsi.trace");
+    /**
+     * -Dhostwide.iscsi.placeDataOut=false turns off reading large Data-Out payloads straight into command buffers
+     * ({@link DataOutPlacement}): every PDU then goes through the receive buffer, as before issue 13's change. For
+     * before/after measurements with one build; on by default.
+     */
+    static final boolean PLACE_DATA_OUT = !"false".equals(System.getProperty("hostwide.iscsi.placeDataOut"));
     private static final SecureRandom RANDOM = new SecureRandom();
     /**
      * Receive and send buffer size before the full feature phase: the largest login PDU is 48 (BHS) + 1020 (AHS)
@@ -358,7 +364,7 @@ final class Connection implements LoginEnvironment {
      * large Data-Out may start being placed; while large PDUs come, reads stop at the next header.
      */
     private int incomplete(int at, int missing) {
-        if (missing >= DataOutPlacement.MIN_DIRECT && !TRACE && ffp != null
+        if (PLACE_DATA_OUT && missing >= DataOutPlacement.MIN_DIRECT && !TRACE && ffp != null
                 && (recv.get(at) & Bhs.OPCODE_MASK) == Opcode.SCSI_DATA_OUT.code) {
             headerReads = HEADER_READS; // not for large immediate data alone: with no Data-Out to place, reads stay whole
             return placeDirect(at, missing);
