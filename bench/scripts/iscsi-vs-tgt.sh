@@ -32,7 +32,8 @@
 # initiator: its own --json figure for the run, JVM start excluded), and iperf3's (sender + receiver,
 # cpu_utilization_percent of its -J report). On N cores a cell can move at most N / (client + target CPU s per MiB)
 # MiB/s: the table prints that bound beside the measured MiB/s and 70% of iperf3, for the 64 KiB and 1 MiB cells,
-# so that a cell near its bound is CPU-bound, and the split says by whom (issue 13 item 2's measured reason).
+# so that a cell near its bound is CPU-bound, and the split says by whom (issue 13 item 2's measured reason), and
+# the target's read and write system calls per MiB (syscr, syscw of /proc/PID/io: socket and file alike).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib.sh
@@ -219,19 +220,20 @@ fi
 
 results="$work/results.tsv"   # cell client target round value
 : >"$results"
-cpu_results="$work/cpu.tsv"   # cell client target round MiB client_cpu_s target_cpu_s (--cpu)
+cpu_results="$work/cpu.tsv"   # cell client target round MiB client_cpu_s target_cpu_s target_reads target_writes (--cpu)
 : >"$cpu_results"
 iperf() { # one iperf3 single-stream loopback run, bytes per second; with --cpu, its CPU per MiB to cpu.tsv
   iperf3 -c 127.0.0.1 -p "$iport" -t "$secs" -J >"$work/iperf3.json" 2>&1 \
     && python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["end"]; print(e["sum_received"]["bits_per_second"] / 8)
 if sys.argv[2] == "1": # sender (host) and receiver (remote) CPU, percent of one core over the run
     mib = e["sum_received"]["bytes"] / 2**20; c = e["cpu_utilization_percent"]; s = e["sum_received"]["seconds"]
-    print("iperf3\tiperf3\tloopback\t%s\t%f\t%f\t%f" % (sys.argv[3], mib, c["host_total"] * s / 100, c["remote_total"] * s / 100), file=open(sys.argv[4], "a"))' \
+    print("iperf3\tiperf3\tloopback\t%s\t%f\t%f\t%f\t0\t0" % (sys.argv[3], mib, c["host_total"] * s / 100, c["remote_total"] * s / 100), file=open(sys.argv[4], "a"))' \
       "$work/iperf3.json" "$cpu" "$1" "$cpu_results"
 }
 ticks=$(getconf CLK_TCK)
-cpu_s() { # utime + stime of a process, all its threads, in seconds
-  awk -v t="$ticks" '{sub(/^.*\) /, ""); print ($12 + $13) / t}' "/proc/$1/stat"
+cpu_s() { # utime + stime of a process, all its threads, in seconds; then its read and write syscalls so far
+  awk -v t="$ticks" '{sub(/^.*\) /, ""); printf "%s ", ($12 + $13) / t}' "/proc/$1/stat"
+  awk '/^syscr:/ {r = $2} /^syscw:/ {w = $2} END {print r, w}' "/proc/$1/io"
 }
 start_stress() { stress-ng --cpu "$(nproc)" --timeout 0 >"$work/stress.log" 2>&1 & stress=$!; sleep 1; }
 stop_stress() { kill "$stress"; wait "$stress" 2>/dev/null || true; stress=""; }
@@ -265,7 +267,7 @@ for c in "${cells[@]}"; do
         if [ "$cpu" = 1 ]; then
           read -r ops ccpu <"$work/client-cpu"
           printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$name" "$client" "$t" "$r" "$(awk -v o="$ops" -v b="$bs" 'BEGIN {print o * b / 1048576}')" \
-            "$ccpu" "$(awk -v a="$c0" -v b="$(cpu_s "${tpid[$t]}")" 'BEGIN {print b - a}')" >>"$cpu_results"
+            "$ccpu" "$(cpu_s "${tpid[$t]}" | awk -v a="$c0" 'BEGIN {split(a, x, " ")} {print $1 - x[1] "\t" $2 - x[2] "\t" $3 - x[3]}')" >>"$cpu_results"
         fi
         printf "  %-26s %-10s %-14s round %d: %s ops/s\n" "$name" "$client" "$t" "$r" "$v" >&2
       done
