@@ -317,7 +317,7 @@ final class Connection implements LoginEnvironment {
      */
     private void drain() {
         if (placement.active()) {
-            if (!placement.finish(recv, ffp, decoder)) {
+            if (!placement.finish(recv, ffp)) {
                 return; // its payload, padding or digest has not all arrived yet
             }
             headerReads = HEADER_READS;
@@ -396,8 +396,7 @@ final class Connection implements LoginEnvironment {
         if (t == null) { // the buffered path answers it (unknown or ended task, out of sequence, little left)
             return missing + headerLength();
         }
-        placement.begin(t, hot, arrived, decoder.dataDigest(), headerLength(),
-                ffp.sequenceEnd(t, hot.targetTransferTag()), recv.capacity());
+        placement.begin(t, hot, arrived, decoder.dataDigest(), headerLength());
         recv.position(recv.limit());
         return 0;
     }

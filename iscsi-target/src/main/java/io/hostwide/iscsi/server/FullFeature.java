@@ -186,17 +186,6 @@ final class FullFeature {
                 v.dataLength(), v.fin());
     }
 
-    /** Where the sequence of an opened Data-Out ends: see {@link R2tSequencer#sequenceEnd}. */
-    int sequenceEnd(Task t, int ttt) {
-        return r2t.sequenceEnd(t, ttt);
-    }
-
-    /** A placed payload is in and the next one of its sequence follows: see {@link R2tSequencer#continueDirect}. */
-    boolean continueDirect(Task t, int itt, int ttt, int dataSn, int bufferOffset, int len, boolean fin, boolean digestOk,
-            HotPdu next) {
-        return r2t.continueDirect(t, itt, ttt, dataSn, bufferOffset, len, fin, digestOk, next);
-    }
-
     /** The payload {@link #openDirect} placed is in: see {@link R2tSequencer#closeDirect}. */
     void closeDirect(Task t, int itt, int ttt, int dataSn, int bufferOffset, int len, boolean fin, boolean digestOk,
             ByteBuffer header) {

@@ -182,43 +182,6 @@ final class R2tSequencer {
     }
 
     /**
-     * Where the sequence of task {@code t}'s Data-Out with {@code ttt} ends (see {@link WriteSequence#sequenceEnd}),
-     * for a task {@link #openDirect} opened: how far the reader may expect further Data-Outs of the same sequence.
-     */
-    int sequenceEnd(Task t, int ttt) {
-        synchronized (t) {
-            return t.writes.sequenceEnd(ttt);
-        }
-    }
-
-    /**
-     * The payload {@link #openDirect} let the reader place is in, and the next Data-Out of the same sequence (its
-     * header {@code next}) has already been read, with part of its payload, into the same buffer: when this task is
-     * still waiting, the payload's digest checked out and both PDUs fit the sequence one after the other, accounts
-     * for the first (which cannot complete the task: the second lies inside it), keeps the task receiving for the
-     * second and returns true. Otherwise changes nothing and returns false: the task stays receiving, so that the
-     * reader can take the second PDU's bytes back out of the buffer before {@link #closeDirect} may let it go.
-     */
-    boolean continueDirect(Task t, int itt, int ttt, int dataSn, int bufferOffset, int len, boolean fin, boolean digestOk,
-            HotPdu next) {
-        synchronized (t) {
-            if (!digestOk || t.recycleAfterReceive || t.state != Task.WAITING_DATA || t.itt != itt
-                    || next.initiatorTaskTag() != itt || next.targetTransferTag() != ttt
-                    || !t.writes.fitsWithNext(ttt, dataSn, bufferOffset, len, fin, next.dataSn(),
-                            next.bufferOffset(), next.dataLength(), next.fin())) {
-                return false;
-            }
-            int verdict = t.writes.onDataOut(ttt, dataSn, bufferOffset, len, fin);
-            if (verdict != WriteSequence.OK) { // fitsWithNext rules this out: the next PDU's bytes are still missing
-                throw new IllegalStateException("Data-Out verdict " + verdict + " with the next PDU of its sequence"
-                        + " pending (itt " + itt + ")");
-            }
-            sendR2ts(t);
-            return true;
-        }
-    }
-
-    /**
      * The payload {@link #openDirect} let the reader place is in (or the connection ended under it, {@code
      * digestOk} false and {@code header} null): accounts for it as {@link #dataOut} would have. A payload whose data
      * digest failed is discarded with a Reject (RFC 7143 §7.8), its task still waiting, as the buffered path does

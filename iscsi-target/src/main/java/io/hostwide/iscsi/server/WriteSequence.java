@@ -124,37 +124,6 @@ final class WriteSequence {
         return slot >= 0 && solicitedFits(slot, dataSn, bufferOffset, length, fin);
     }
 
-    /**
-     * Whether, once the Data-Out ({@code ttt}, {@code dataSn}, {@code bufferOffset}, {@code length}, {@code fin})
-     * fits now, a Data-Out ({@code nextDataSn}, {@code nextOffset}, {@code nextLength}, {@code nextFin}) of the same
-     * sequence would fit right after it: the reader checks a following Data-Out read in the same scattering read
-     * before accounting for the first, so that the first never completes the task while the second still lands in
-     * its buffer. Accounts for nothing.
-     */
-    boolean fitsWithNext(int ttt, int dataSn, int bufferOffset, int length, boolean fin, int nextDataSn,
-            int nextOffset, int nextLength, boolean nextFin) {
-        int end = bufferOffset + length;
-        int nextEnd = nextOffset + nextLength;
-        if (fin || nextDataSn != dataSn + 1 || nextOffset != end || nextLength <= 0 || nextEnd < nextOffset
-                || !fits(ttt, dataSn, bufferOffset, length, false)) {
-            return false;
-        }
-        int sequenceEnd = sequenceEnd(ttt);
-        return nextEnd <= sequenceEnd && (ttt == Codes.RESERVED_TAG || !nextFin || nextEnd == sequenceEnd);
-    }
-
-    /**
-     * Where the sequence a Data-Out with {@code ttt} belongs to ends: the open R2T's end, the unsolicited burst's
-     * limit (TTT 0xffffffff while unsolicited data may come), or -1 when no such sequence is open.
-     */
-    int sequenceEnd(int ttt) {
-        if (ttt == Codes.RESERVED_TAG) {
-            return unsolicitedOpen ? unsolicitedLimit : -1;
-        }
-        int slot = slotOf(ttt);
-        return slot < 0 ? -1 : r2tOffset[slot] + r2tLength[slot];
-    }
-
     private int slotOf(int ttt) {
         for (int i = 0; i < openR2ts; i++) {
             if (r2tTtt[i] == ttt) {

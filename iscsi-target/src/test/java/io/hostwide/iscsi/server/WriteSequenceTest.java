@@ -78,33 +78,4 @@ class WriteSequenceTest {
         assertThat(w.onDataOut(3, 0, 16384, 49152, true)).isEqualTo(WriteSequence.DONE);
         assertThat(w.fits(3, 1, 65536, 0, true)).isFalse(); // the R2T is satisfied and gone
     }
-
-    /**
-     * fitsWithNext() judges a Data-Out and the one read ahead behind it (issue 13): the second must continue the
-     * first's sequence (DataSN + 1, the next offset, within the sequence's end, F only at an R2T's end), and the
-     * first must not end the sequence; nothing is accounted. sequenceEnd() is where each sequence stops.
-     */
-    @Test
-    void fitsWithNextJudgesTheDataOutReadAhead() {
-        WriteSequence w = new WriteSequence(16);
-        w.start(98304, 4096, false, false, 65536, 1048576, 1);
-        assertThat(w.sequenceEnd(-1)).isEqualTo(65536);
-        assertThat(w.fitsWithNext(-1, 0, 4096, 20480, false, 1, 24576, 20480, false)).isTrue();
-        assertThat(w.fitsWithNext(-1, 0, 4096, 20480, false, 1, 24576, 20480, true)).isTrue(); // F ends unsolicited
-        assertThat(w.fitsWithNext(-1, 0, 4096, 20480, true, 1, 24576, 20480, false)).isFalse(); // the first ends it
-        assertThat(w.fitsWithNext(-1, 0, 4096, 20480, false, 2, 24576, 20480, false)).isFalse(); // DataSN
-        assertThat(w.fitsWithNext(-1, 0, 4096, 20480, false, 1, 24580, 20480, false)).isFalse(); // offset
-        assertThat(w.fitsWithNext(-1, 0, 4096, 20480, false, 1, 24576, 40964, false)).isFalse(); // past the burst
-        assertThat(w.fitsWithNext(-1, 1, 4096, 20480, false, 2, 24576, 20480, false)).isFalse(); // the first does not fit
-        assertThat(w.received()).isEqualTo(4096);
-        assertThat(w.onDataOut(-1, 0, 4096, 61440, true)).isEqualTo(WriteSequence.OK);
-        assertThat(w.sequenceEnd(-1)).isEqualTo(-1); // unsolicited data is over
-        assertThat(w.nextR2t(5, out)).isEqualTo(0);
-        assertThat(w.sequenceEnd(5)).isEqualTo(98304);
-        assertThat(w.sequenceEnd(6)).isEqualTo(-1);
-        assertThat(w.fitsWithNext(5, 0, 65536, 16384, false, 1, 81920, 16384, true)).isTrue();
-        assertThat(w.fitsWithNext(5, 0, 65536, 16384, false, 1, 81920, 8192, true)).isFalse(); // F before the end
-        assertThat(w.fitsWithNext(5, 0, 65536, 32768, false, 1, 98304, 16384, false)).isFalse(); // the first ends it
-        assertThat(w.received()).isEqualTo(65536);
-    }
 }
