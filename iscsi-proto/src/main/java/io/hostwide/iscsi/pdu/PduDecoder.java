@@ -102,38 +102,6 @@ public final class PduDecoder {
         return true;
     }
 
-    /**
-     * The header half of the hot path, for a large Data-Out whose payload has not arrived: when the
-     * {@code available} bytes at {@code at} hold a SCSI Data-Out's BHS without AHS (and its header digest, which
-     * checks out), fills {@code view} (its data index is where the payload starts, which the buffer may not reach
-     * yet) and returns true; otherwise false, and the caller waits for the whole frame. The data digest is the
-     * caller's to check where the payload lands ({@link #dataDigest()}).
-     */
-    public boolean hotDataOutHeader(ByteBuffer b, int at, int available, HotPdu view) {
-        int headerLength = Bhs.LENGTH + (headerDigest ? Codes.DIGEST_LENGTH : 0);
-        if (!targetSide || available < headerLength || (b.get(at) & Bhs.OPCODE_MASK) != Opcode.SCSI_DATA_OUT.code
-                || Wire.u8(b, at + Bhs.TOTAL_AHS_LENGTH) != 0) {
-            return false;
-        }
-        int dsl = Wire.u24(b, at + Bhs.DATA_SEGMENT_LENGTH);
-        if (dsl > maxRecvDataSegmentLength
-                || headerDigest && digest.compute(b, at, Bhs.LENGTH) != Digest.get(b, at + Bhs.LENGTH)) {
-            return false;
-        }
-        view.wrap(b, at, at + headerLength, dsl);
-        return true;
-    }
-
-    /** Whether this connection's PDUs carry a header digest (RFC 7143 §13.1). */
-    public boolean headerDigest() {
-        return headerDigest;
-    }
-
-    /** Whether this connection's data segments carry a data digest (RFC 7143 §13.1). */
-    public boolean dataDigest() {
-        return dataDigest;
-    }
-
     /** Decodes the complete frame starting at absolute index {@code at}; the buffer holds 48 + remainder bytes. */
     public DecodeResult decode(ByteBuffer b, int at) {
         int ahs = Wire.u8(b, at + Bhs.TOTAL_AHS_LENGTH) * 4;

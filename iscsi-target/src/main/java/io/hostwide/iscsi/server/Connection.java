@@ -17,9 +17,7 @@ import io.hostwide.iscsi.pdu.Pdu;
 import io.hostwide.iscsi.pdu.PduDecoder;
 import io.hostwide.iscsi.pdu.Reject;
 import io.hostwide.iscsi.spec.Bhs;
-import io.hostwide.iscsi.spec.Codes;
 import io.hostwide.iscsi.spec.LoginStatus;
-import io.hostwide.iscsi.spec.Opcode;
 import io.hostwide.iscsi.spec.RejectReason;
 import io.hostwide.tcm.spi.CompletionBatch;
 import java.io.IOException;
@@ -53,12 +51,6 @@ final class Connection implements LoginEnvironment {
     static final Logger LOG = Logger.getLogger(Connection.class.getName());
     /** -Dhostwide.iscsi.trace=true logs every full-feature PDU received (debugging aid; off by default). */
     static final boolean TRACE = Boolean.getBoolean("hostwide.iscsi.trace");
-    /**
-     * -Dhostwide.iscsi.placeDataOut=false turns off reading large Data-Out payloads straight into command buffers
-     * ({@link DataOutPlacement}): every PDU then goes through the receive buffer, as before issue 13's change. For
-     * before/after measurements with one build; on by default.
-     */
-    static final boolean PLACE_DATA_OUT = !"false".equals(System.getProperty("hostwide.iscsi.placeDataOut"));
     private static final SecureRandom RANDOM = new SecureRandom();
     /**
      * Receive and send buffer size before the full feature phase: the largest login PDU is 48 (BHS) + 1020 (AHS)
@@ -106,23 +98,6 @@ final class Connection implements LoginEnvironment {
     private volatile boolean admitted;
     private int cid;
     private final HotPdu hot = new HotPdu();
-    /** A large Data-Out payload being read straight into its command's buffer; reader thread only. */
-    private final DataOutPlacement placement = new DataOutPlacement();
-    /**
-     * At most this many bytes for the next plain read (0: as many as fit): set while a large PDU is incomplete, so
-     * that the read stops at the next PDU's header instead of taking in a following large Data-Out's payload,
-     * which could then not be placed directly. Reader thread only.
-     */
-    private int readLimit;
-    /**
-     * Plain reads still to stop at the next PDU's header after a large Data-Out: while large Data-Outs come, each
-     * read shows the next header before any payload, so each can be placed. Re-armed by every large Data-Out, so a
-     * workload without them (small PDUs, or writes carried whole as immediate data) soon reads as much as fits
-     * again. Reader thread only.
-     */
-    private int headerReads;
-    /** {@link #headerReads} after a large PDU. */
-    private static final int HEADER_READS = 4;
     final Keepalive keepalive;
 
     /** A connection from {@code from}, admitted by the server's {@link LoginGate} (whose place it now holds). */
@@ -241,7 +216,7 @@ final class Connection implements LoginEnvironment {
                 if (!login) {
                     server.readSpin.await(probe, spinState); // a connection that has not logged in is not worth a core's time
                 }
-                if (writer.broken() || readSome() < 0) {
+                if (writer.broken() || channel.read(recv) < 0) {
                     break;
                 }
                 keepalive.heard(System.nanoTime());
@@ -254,23 +229,6 @@ final class Connection implements LoginEnvironment {
             LOG.log(Level.WARNING, "out of memory on a connection's reader; closing it", e);
         }
         return false;
-    }
-
-    /** One read: into a Data-Out payload's place while one is being placed, else into the receive buffer. */
-    private long readSome() throws IOException {
-        if (placement.active()) {
-            return placement.read(channel, recv);
-        }
-        if (readLimit <= 0) {
-            return channel.read(recv);
-        }
-        int limit = recv.limit();
-        recv.limit(Math.min(limit, recv.position() + readLimit));
-        try {
-            return channel.read(recv);
-        } finally {
-            recv.limit(limit);
-        }
     }
 
     /**
@@ -311,17 +269,8 @@ final class Connection implements LoginEnvironment {
         cleanup();
     }
 
-    /**
-     * Decodes and handles every complete PDU in the receive buffer, after the Data-Out payload being placed (if
-     * any) is in; starts placing the payload of a large Data-Out whose header is in and whose payload is not.
-     */
+    /** Decodes and handles every complete PDU in the receive buffer. */
     private void drain() {
-        if (placement.active()) {
-            if (!placement.finish(recv, ffp)) {
-                return; // its payload, padding or digest has not all arrived yet
-            }
-            headerReads = HEADER_READS;
-        }
         while (!closed.get() && recv.remaining() >= Bhs.LENGTH) {
             int at = recv.position();
             int rest = decoder.remainder(recv, at);
@@ -329,10 +278,8 @@ final class Connection implements LoginEnvironment {
                 onDecodeError(decoder.oversize(recv, at));
                 return;
             }
-            int missing = Bhs.LENGTH + rest - recv.remaining();
-            if (missing > 0) { // the rest of this PDU has not arrived yet
-                readLimit = incomplete(at, missing);
-                return;
+            if (recv.remaining() < Bhs.LENGTH + rest) {
+                return; // the rest of this PDU has not arrived yet
             }
             FullFeature f = ffp;
             if (f != null && !TRACE && decoder.hot(recv, at, hot)) {
@@ -353,57 +300,6 @@ final class Connection implements LoginEnvironment {
                 }
             }
         }
-        readLimit = headerReads > 0 ? Math.max(1, headerLength() - recv.remaining()) : 0;
-        if (readLimit > 0) {
-            headerReads--;
-        }
-    }
-
-    /**
-     * The PDU at {@code at} lacks {@code missing} bytes: returns the limit for the next plain read (0: none). A
-     * large Data-Out may start being placed; while large PDUs come, reads stop at the next header.
-     */
-    private int incomplete(int at, int missing) {
-        if (PLACE_DATA_OUT && missing >= DataOutPlacement.MIN_DIRECT && !TRACE && ffp != null
-                && (recv.get(at) & Bhs.OPCODE_MASK) == Opcode.SCSI_DATA_OUT.code) {
-            headerReads = HEADER_READS; // not for large immediate data alone: with no Data-Out to place, reads stay whole
-            return placeDirect(at, missing);
-        }
-        if (headerReads > 0) {
-            headerReads--;
-            return missing + headerLength();
-        }
-        return 0;
-    }
-
-    /** The BHS and header digest of a full-feature PDU. */
-    private int headerLength() {
-        return Bhs.LENGTH + (decoder.headerDigest() ? Codes.DIGEST_LENGTH : 0);
-    }
-
-    /**
-     * A large Data-Out at {@code at} lacks {@code missing} bytes: when its payload can go straight into its
-     * command's buffer it starts being placed there (the receive buffer is consumed); otherwise it is read to its
-     * end and the next header. Returns the limit for the next plain read (0 while placing).
-     */
-    private int placeDirect(int at, int missing) { // at is a Data-Out
-        int available = recv.remaining();
-        if (!decoder.hotDataOutHeader(recv, at, available, hot)) {
-            return available < headerLength() ? headerLength() - available : missing + headerLength();
-        }
-        int arrived = recv.limit() - hot.dataAt();
-        Task t = arrived < 0 || hot.dataLength() - arrived < DataOutPlacement.MIN_DIRECT ? null : ffp.openDirect(hot);
-        if (t == null) { // the buffered path answers it (unknown or ended task, out of sequence, little left)
-            return missing + headerLength();
-        }
-        placement.begin(t, hot, arrived, decoder.dataDigest(), headerLength());
-        recv.position(recv.limit());
-        return 0;
-    }
-
-    /** Payloads placed straight into command buffers, for tests. */
-    DataOutPlacement placement() {
-        return placement;
     }
 
     void onDecodeError(DecodeError e) {
@@ -611,7 +507,6 @@ final class Connection implements LoginEnvironment {
         }
         FullFeature f = ffp;
         if (f != null) {
-            placement.abandon(f); // the reader has left: a payload it was placing ends with its task
             f.abortAll();
         }
         IscsiSession s = session;

@@ -177,23 +177,6 @@ final class FullFeature {
         }
     }
 
-    /**
-     * The task whose buffer a large Data-Out's payload may be read into straight from the socket, or null: the PDU
-     * then takes the buffered path, which answers every other case (unknown or ended task, out of sequence).
-     */
-    Task openDirect(HotPdu v) {
-        return r2t.openDirect(v.initiatorTaskTag(), v.targetTransferTag(), v.dataSn(), v.bufferOffset(),
-                v.dataLength(), v.fin());
-    }
-
-    /** The payload {@link #openDirect} placed is in: see {@link R2tSequencer#closeDirect}. */
-    void closeDirect(Task t, int itt, int ttt, int dataSn, int bufferOffset, int len, boolean fin, boolean digestOk,
-            ByteBuffer header) {
-        if (r2t.closeDirect(t, itt, ttt, dataSn, bufferOffset, len, fin, digestOk, header)) {
-            recycle(t);
-        }
-    }
-
     /** Sends the command's response and frees its task; exactly once per command, on the completing thread. */
     void completed(Task t) {
         tasks.remove(t.itt);
@@ -270,13 +253,10 @@ final class FullFeature {
 
     private boolean endWaiting(Task t, boolean respond) {
         boolean mine;
-        boolean receiving;
         synchronized (t) { // the reader submits a task under this monitor: state is exact here
             mine = tasks.removeWaiting(t);
-            receiving = mine && t.receiving;
             if (mine) {
                 t.state = 0; // a thread waiting on t to add Data-Out now sees the task is gone
-                t.recycleAfterReceive = receiving; // the reader is reading into its buffer: it recycles the task
             }
         }
         if (!mine) {
@@ -291,9 +271,7 @@ final class FullFeature {
                 conn.writer.flush();
             }
         }
-        if (!receiving) {
-            recycle(t);
-        }
+        recycle(t);
         return true;
     }
 

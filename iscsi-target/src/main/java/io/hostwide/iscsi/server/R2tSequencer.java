@@ -148,77 +148,12 @@ final class R2tSequencer {
                 return;
             }
             t.dataOut.put(bufferOffset, data, dataAt, len);
-            accepted(t, verdict);
-        }
-    }
-
-    private void accepted(Task t, int verdict) {
-        if (verdict == WriteSequence.DONE) {
-            submit(t, t.expectedLength);
-        } else {
-            sendR2ts(t);
-        }
-    }
-
-    /**
-     * A large Data-Out whose header has arrived and whose payload has not: returns its task, marked as
-     * receiving, when the payload may be read straight into the task's buffer at {@code bufferOffset} (the task
-     * waits for data and the PDU fits its sequence, checked as {@link #dataOut} would, not yet accounted); null
-     * otherwise, and the PDU takes the buffered path. Reader thread.
-     */
-    Task openDirect(int itt, int ttt, int dataSn, int bufferOffset, int len, boolean fin) {
-        Task t = ffp.tasks.get(itt);
-        if (t == null) {
-            return null;
-        }
-        synchronized (t) {
-            if (t.state != Task.WAITING_DATA || t.itt != itt || t.receiving
-                    || !t.writes.fits(ttt, dataSn, bufferOffset, len, fin)) {
-                return null;
+            if (verdict == WriteSequence.DONE) {
+                submit(t, t.expectedLength);
+            } else {
+                sendR2ts(t);
             }
-            t.receiving = true;
-            return t;
         }
-    }
-
-    /**
-     * The payload {@link #openDirect} let the reader place is in (or the connection ended under it, {@code
-     * digestOk} false and {@code header} null): accounts for it as {@link #dataOut} would have. A payload whose data
-     * digest failed is discarded with a Reject (RFC 7143 §7.8), its task still waiting, as the buffered path does
-     * (the bytes it wrote lie where the sequence has not reached). Returns true when a thread that ended the task
-     * meanwhile left its recycling to the reader (see {@link Task#receiving}).
-     */
-    boolean closeDirect(Task t, int itt, int ttt, int dataSn, int bufferOffset, int len, boolean fin, boolean digestOk,
-            ByteBuffer header) {
-        synchronized (t) {
-            t.receiving = false;
-            if (t.recycleAfterReceive) {
-                t.recycleAfterReceive = false;
-                return true;
-            }
-            if (t.state != Task.WAITING_DATA || t.itt != itt || header == null) {
-                return false;
-            }
-            if (!digestOk) {
-                ffp.conn.reject(RejectReason.DATA_DIGEST_ERROR, copyOf(header));
-                return false;
-            }
-            int verdict = t.writes.onDataOut(ttt, dataSn, bufferOffset, len, fin);
-            if (verdict == WriteSequence.PROTOCOL_ERROR) { // not after fits(); kept so a change cannot write half
-                ffp.conn.reject(RejectReason.PROTOCOL_ERROR, copyOf(header));
-                ffp.failTask(t);
-                return false;
-            }
-            accepted(t, verdict);
-            return false;
-        }
-    }
-
-    /** A private copy of a reused header buffer, for a Reject that is written later. */
-    private static ByteBuffer copyOf(ByteBuffer header) {
-        ByteBuffer h = ByteBuffer.allocate(Bhs.LENGTH);
-        h.put(0, header, 0, Bhs.LENGTH);
-        return h;
     }
 
     private static ByteBuffer headerOf(Pdu p) {

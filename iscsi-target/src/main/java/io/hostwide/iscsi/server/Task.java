@@ -22,13 +22,6 @@ final class Task {
     /** True when the command took a slot of the CmdSN window (non-immediate): released on completion. */
     boolean counted;
     int state;
-    /**
-     * True while the reader reads a Data-Out payload from the socket straight into {@link #dataOut}
-     * ({@link DataOutPlacement}); guarded by this task's monitor. A thread that ends the task meanwhile must not
-     * free the buffer under the read: it sets {@link #recycleAfterReceive} and the reader recycles the task.
-     */
-    boolean receiving;
-    boolean recycleAfterReceive;
     int dataInSn;
     int r2tCount;
 

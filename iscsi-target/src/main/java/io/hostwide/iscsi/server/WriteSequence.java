@@ -103,43 +103,22 @@ final class WriteSequence {
     /** Checks one Data-Out against the sequence it claims to belong to and accounts for it. */
     int onDataOut(int ttt, int dataSn, int bufferOffset, int length, boolean fin) {
         if (ttt == Codes.RESERVED_TAG) {
-            return unsolicitedFits(dataSn, bufferOffset, length) ? unsolicited(bufferOffset + length, length, fin)
-                    : PROTOCOL_ERROR;
+            return unsolicited(dataSn, bufferOffset, length, fin);
         }
-        int slot = slotOf(ttt);
-        return slot >= 0 && solicitedFits(slot, dataSn, bufferOffset, length, fin)
-                ? solicited(slot, bufferOffset + length, length) : PROTOCOL_ERROR;
-    }
-
-    /**
-     * Whether {@link #onDataOut} would accept this Data-Out, without accounting for it: the connection checks a
-     * large Data-Out's header before its payload is read into the buffer at {@code bufferOffset}, and accounts
-     * for it only once the payload is in and its digest checks out.
-     */
-    boolean fits(int ttt, int dataSn, int bufferOffset, int length, boolean fin) {
-        if (ttt == Codes.RESERVED_TAG) {
-            return unsolicitedFits(dataSn, bufferOffset, length);
-        }
-        int slot = slotOf(ttt);
-        return slot >= 0 && solicitedFits(slot, dataSn, bufferOffset, length, fin);
-    }
-
-    private int slotOf(int ttt) {
         for (int i = 0; i < openR2ts; i++) {
             if (r2tTtt[i] == ttt) {
-                return i;
+                return solicited(i, dataSn, bufferOffset, length, fin);
             }
         }
-        return -1;
+        return PROTOCOL_ERROR;
     }
 
-    private boolean unsolicitedFits(int dataSn, int bufferOffset, int length) {
+    private int unsolicited(int dataSn, int bufferOffset, int length, boolean fin) {
         int end = bufferOffset + length;
-        return unsolicitedOpen && dataSn == unsolicitedNextDataSn && bufferOffset == unsolicitedNextOffset
-                && length >= 0 && end <= unsolicitedLimit && end >= bufferOffset;
-    }
-
-    private int unsolicited(int end, int length, boolean fin) {
+        if (!unsolicitedOpen || dataSn != unsolicitedNextDataSn || bufferOffset != unsolicitedNextOffset
+                || length < 0 || end > unsolicitedLimit || end < bufferOffset) {
+            return PROTOCOL_ERROR;
+        }
         unsolicitedNextDataSn++;
         unsolicitedNextOffset = end;
         received += length;
@@ -150,15 +129,13 @@ final class WriteSequence {
         return complete() ? DONE : OK;
     }
 
-    private boolean solicitedFits(int slot, int dataSn, int bufferOffset, int length, boolean fin) {
+    private int solicited(int slot, int dataSn, int bufferOffset, int length, boolean fin) {
         int end = bufferOffset + length;
         int r2tEnd = r2tOffset[slot] + r2tLength[slot];
-        return dataSn == r2tNextDataSn[slot] && bufferOffset == r2tNextOffset[slot] && length >= 0 && end <= r2tEnd
-                && end >= bufferOffset && (!fin || end == r2tEnd);
-    }
-
-    private int solicited(int slot, int end, int length) {
-        int r2tEnd = r2tOffset[slot] + r2tLength[slot];
+        if (dataSn != r2tNextDataSn[slot] || bufferOffset != r2tNextOffset[slot] || length < 0 || end > r2tEnd
+                || end < bufferOffset || (fin && end != r2tEnd)) {
+            return PROTOCOL_ERROR;
+        }
         r2tNextDataSn[slot]++;
         r2tNextOffset[slot] = end;
         received += length;

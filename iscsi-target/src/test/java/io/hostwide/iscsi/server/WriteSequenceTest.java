@@ -56,26 +56,4 @@ class WriteSequenceTest {
         earlyFinal.nextR2t(9, out);
         assertThat(earlyFinal.onDataOut(9, 0, 0, 512, true)).isEqualTo(WriteSequence.PROTOCOL_ERROR);
     }
-
-    /** fits() judges as onDataOut() does and accounts for nothing: a placed payload is accounted once it is in. */
-    @Test
-    void fitsAgreesWithOnDataOutWithoutAccounting() {
-        WriteSequence w = new WriteSequence(16);
-        w.start(65536, 0, false, false, 16384, 65536, 1);
-        assertThat(w.fits(-1, 0, 0, 8192, false)).isTrue();
-        assertThat(w.fits(-1, 0, 0, 8192, false)).isTrue(); // asking twice changes nothing
-        assertThat(w.received()).isZero();
-        assertThat(w.fits(-1, 1, 0, 8192, false)).isFalse(); // DataSN
-        assertThat(w.fits(-1, 0, 512, 8192, false)).isFalse(); // offset
-        assertThat(w.fits(-1, 0, 0, 20000, false)).isFalse(); // past FirstBurstLength
-        assertThat(w.fits(3, 0, 0, 8192, false)).isFalse(); // no such R2T
-        assertThat(w.onDataOut(-1, 0, 0, 16384, true)).isEqualTo(WriteSequence.OK);
-        assertThat(w.nextR2t(3, out)).isEqualTo(0);
-        assertThat(w.fits(3, 0, 16384, 49152, true)).isTrue();
-        assertThat(w.fits(3, 0, 16384, 4096, true)).isFalse(); // F before the R2T's end
-        assertThat(w.fits(3, 0, 16384, 49156, true)).isFalse(); // past the R2T
-        assertThat(w.received()).isEqualTo(16384);
-        assertThat(w.onDataOut(3, 0, 16384, 49152, true)).isEqualTo(WriteSequence.DONE);
-        assertThat(w.fits(3, 1, 65536, 0, true)).isFalse(); // the R2T is satisfied and gone
-    }
 }
