@@ -28,8 +28,9 @@
 # (names as printed, e.g. 'read-1m'). --plot writes an SVG bar chart of the ratios (no chart library: the plot
 # of item 5 is `bench --plot`; this is the script's own quick look).
 # --cpu also measures, per round, the CPU the target process and the client process(es) spent per MiB moved (target:
-# utime + stime of /proc/PID/stat around the round, all threads; qemu-img and iscsi-perf: /usr/bin/time; hostwide's
-# initiator: its own --json figure for the run, JVM start excluded), and iperf3's (sender + receiver,
+# utime + stime of /proc/PID/stat around the round, all threads; qemu-img and iscsi-perf: /usr/bin/time, qemu-img's
+# less a one-write run's (its start, login and open: rounds calibrated on tgtd last well under a second on hostwide);
+# hostwide's initiator: its own --json figure for the run, JVM start excluded), and iperf3's (sender + receiver,
 # cpu_utilization_percent of its -J report). On N cores a cell can move at most N / (client + target CPU s per MiB)
 # MiB/s: the table prints that bound beside the measured MiB/s and 70% of iperf3, for the 64 KiB and 1 MiB cells,
 # so that a cell near its bound is CPU-bound, and the split says by whom (issue 13 item 2's measured reason), and
@@ -146,6 +147,7 @@ done
 # leaves "operations_done client_cpu_seconds" (summed over the sessions) in $work/client-cpu.
 #   run CLIENT TARGET RW(randread|read|randwrite|write) BS QD SESSIONS
 qcount=()  # qemu-img's request count per cell, from its calibration run
+declare -A qfixed  # --cpu: CPU seconds of a one-write qemu-img run per target (start, login, open), per cell
 run() {
   local client=$1 t=$2 rw=$3 bs=$4 qd=$5 n=$6 u=${url[$2]} i out
   local -a ps=()
@@ -180,7 +182,7 @@ run() {
     case "$client" in
       iscsi-perf) tr '\r' '\n' <"$work/run.$i" | awk -v s="$secs" '/iops average/ {v=$0} END {sub(/.*iops average /, "", v); sub(/ .*/, "", v); printf "%s ", v * s}'
         awk '{print $1 + $2}' "$work/time.$i" ;;
-      qemu-img) printf "%s " "$qc"; awk '{print $1 + $2}' "$work/time.$i" ;;
+      qemu-img) printf "%s " "$qc"; awk -v f="${qfixed[$t]:-0}" '{c = $1 + $2 - f; print (c > 0 ? c : 0)}' "$work/time.$i" ;;
       hostwide) python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); t=open(sys.argv[2]).read().split()
 print(r["write"]["ios"] + r["read"]["ios"], r["cpu"]["process_ns"] / 1e9 if "cpu" in r else float(t[0]) + float(t[1]))' "$work/run.$i" "$work/time.$i" ;;
     esac
@@ -252,6 +254,13 @@ for c in "${cells[@]}"; do
       run qemu-img tgtd "$rw" "$bs" "$qd" 1 >/dev/null || { echo "iscsi-vs-tgt.sh: $name: qemu-img calibration on tgtd failed" >&2; exit 1; }
       qc=$(awk -v c="$qc" -v s="$secs" '/Run completed in/ {t = $4} END {n = int(c * s / (t > 0.01 ? t : 0.01)); print (n < 16 ? 16 : n)}' "$work/run.1")
       qc=$((qc / n > 16 ? qc / n : 16))
+      if [ "$cpu" = 1 ]; then # qemu-img's fixed cost (start, login, open): one write's run, subtracted per process
+        for t in "${targets[@]}"; do
+          /usr/bin/time -f '%U %S' -o "$work/time.fixed" qemu-img bench -f raw -w -t none -c 1 -d 1 -s "$bs" "${url[$t]}" >/dev/null 2>&1 \
+            || { echo "iscsi-vs-tgt.sh: $name: qemu-img's one-write run on $t failed" >&2; exit 1; }
+          qfixed[$t]=$(awk '{print $1 + $2}' "$work/time.fixed")
+        done
+      fi
     fi
     for r in $(seq 1 "$rounds"); do
       for k in "${!targets[@]}"; do # rotate the order each round: A B C, B C A, C A B (A B C D with a baseline)
