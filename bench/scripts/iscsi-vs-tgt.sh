@@ -5,7 +5,7 @@
 # other (A B C, then B C A, ...), and reports the median per target and the ratios hostwide/tgtd.
 #
 #   bench/scripts/iscsi-vs-tgt.sh [--quick] [--rounds N] [--secs S] [--json FILE] [--plot FILE.svg]
-#                                 [--jar HOSTWIDE.JAR] [--baseline-jar BEFORE.JAR] [--poll-us N] [--only REGEX]
+#                                 [--jar HOSTWIDE.JAR] [--baseline-jar BEFORE.JAR] [--poll-us N] [--only REGEX] [--cpu]
 #
 # Matrix (the full run; --quick is a handful of cells with 3 s rounds, for development):
 #   4 KiB random read and write at QD 1/16/64; 64 KiB and 1 MiB sequential read and write at QD 1/4/16;
@@ -27,11 +27,19 @@
 # the same rotation: before/after in one run, printed as file/base beside file/tgtd. --only runs the cells whose name matches REGEX
 # (names as printed, e.g. 'read-1m'). --plot writes an SVG bar chart of the ratios (no chart library: the plot
 # of item 5 is `bench --plot`; this is the script's own quick look).
+# --cpu also measures, per round, the CPU the target process and the client process(es) spent per MiB moved (target:
+# utime + stime of /proc/PID/stat around the round, all threads; qemu-img and iscsi-perf: /usr/bin/time, qemu-img's
+# less a one-write run's (its start, login and open: rounds calibrated on tgtd last well under a second on hostwide);
+# hostwide's initiator: its own --json figure for the run, JVM start excluded), and iperf3's (sender + receiver,
+# cpu_utilization_percent of its -J report). On N cores a cell can move at most N / (client + target CPU s per MiB)
+# MiB/s: the table prints that bound beside the measured MiB/s and 70% of iperf3, for the 64 KiB and 1 MiB cells,
+# so that a cell near its bound is CPU-bound, and the split says by whom (issue 13 item 2's measured reason), and
+# the target's read and write system calls per MiB (syscr, syscw of /proc/PID/io: socket and file alike).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib.sh
 source "$root/bench/scripts/lib.sh"
-quick=0 rounds="" secs="" json="" plot="" jar="" base="" poll="" only=""
+quick=0 rounds="" secs="" json="" plot="" jar="" base="" poll="" only="" cpu=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -43,6 +51,7 @@ while [ $# -gt 0 ]; do
     --baseline-jar) base=$2; shift ;;
     --poll-us) poll=$2; shift ;;
     --only) only=$2; shift ;;
+    --cpu) cpu=1 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "iscsi-vs-tgt.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -54,7 +63,7 @@ rounds=${rounds:-3}; secs=${secs:-5}
 
 # Tools: install what is missing when we may (root), else say what to install.
 need=(tgtd:tgt tgtadm:tgt iscsi-perf:libiscsi-bin iscsi-readcapacity16:libiscsi-bin qemu-img:qemu-utils
-      iperf3:iperf3 stress-ng:stress-ng python3:python3)
+      iperf3:iperf3 stress-ng:stress-ng python3:python3 /usr/bin/time:time)
 need_packages iscsi-vs-tgt.sh "and run as root for tgtd" "${need[@]}"
 [ "$(id -u)" = 0 ] || { echo "iscsi-vs-tgt.sh: tgtd needs root" >&2; exit 1; }
 # shellcheck source=../../bin/jdk.sh
@@ -83,7 +92,8 @@ trap cleanup EXIT INT TERM
 
 truncate -s 1G "$tfile" "$hfile"
 ctl=$(pick_tgtd_index)   # tgtd's control-socket index, not a TCP port
-tgtd -f --iscsi portal=127.0.0.1:$tport --control-port=$ctl >"$work/tgtd.log" 2>&1 & pids+=($!); disown $!
+declare -A tpid  # the process serving each target, for --cpu
+tgtd -f --iscsi portal=127.0.0.1:$tport --control-port=$ctl >"$work/tgtd.log" 2>&1 & pids+=($!); tpid[tgtd]=$!; disown $!
 wait_port $tport || { echo "tgtd did not start: $(cat "$work/tgtd.log")" >&2; exit 1; }
 tgtadm -C $ctl --lld iscsi --op new --mode target --tid 1 -T $tiqn
 tgtadm -C $ctl --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 --bstype rdwr -b "$tfile"
@@ -104,7 +114,7 @@ EOF
 # shellcheck disable=SC2046 # the option strings split into words on purpose
 "$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory 3g) -jar "$jar" serve --memory 3g \
   --config "$work/serve.json" --admin-socket "$work/admin.sock" ${poll:+--poll-us "$poll"} \
-  >"$work/hostwide.log" 2>&1 & pids+=($!); disown $!
+  >"$work/hostwide.log" 2>&1 & pids+=($!); tpid[hostwide-file]=$!; tpid[hostwide-ram]=$!; disown $!
 wait_port $hport || { echo "hostwide serve did not start: $(tail "$work/hostwide.log")" >&2; exit 1; }
 if [ -n "$base" ]; then # the same file LUN from the baseline jar, for before/after in the same rotation
   truncate -s 1G "$bfile"
@@ -118,7 +128,7 @@ EOF
   # shellcheck disable=SC2046 # the option strings split into words on purpose
   "$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory 2g) -jar "$base" serve --memory 2g \
     --config "$work/base.json" --admin-socket "$work/base.sock" ${poll:+--poll-us "$poll"} \
-    >"$work/base.log" 2>&1 & pids+=($!); disown $!
+    >"$work/base.log" 2>&1 & pids+=($!); tpid[hostwide-base]=$!; disown $!
   wait_port $bport || { echo "baseline hostwide serve did not start: $(tail "$work/base.log")" >&2; exit 1; }
 fi
 iperf3 -s -p "$iport" >"$work/iperf3-server.log" 2>&1 & pids+=($!); disown $!
@@ -133,26 +143,31 @@ for t in "${targets[@]}"; do
   [ "$b" = 512 ] || { echo "iscsi-vs-tgt.sh: $t: block length '$b', expected 512" >&2; exit 1; }
 done
 
-# One client run: prints operations per second (summed over the cell's sessions), or fails.
+# One client run: prints operations per second (summed over the cell's sessions), or fails. With --cpu it also
+# leaves "operations_done client_cpu_seconds" (summed over the sessions) in $work/client-cpu.
 #   run CLIENT TARGET RW(randread|read|randwrite|write) BS QD SESSIONS
 qcount=()  # qemu-img's request count per cell, from its calibration run
+declare -A qfixed  # --cpu: CPU seconds of a one-write qemu-img run per target (start, login, open), per cell
 run() {
   local client=$1 t=$2 rw=$3 bs=$4 qd=$5 n=$6 u=${url[$2]} i out
   local -a ps=()
   # A client that hangs (seen once: iscsi-perf -t 3 against tgtd, 17 minutes under load average 37) fails the
   # round like any other failure instead of hanging the script.
   local limit=$((10 * secs + 60))
+  local -a timed=()
+  rm -f "$work"/time.*
   for i in $(seq 1 "$n"); do
     out="$work/run.$i"
+    [ "$cpu" = 1 ] && timed=(/usr/bin/time -f '%U %S' -o "$work/time.$i")
     case "$client" in
       iscsi-perf)
-        timeout -k 5 "$limit" iscsi-perf $([ "$rw" = randread ] && echo -r) -m "$qd" -b $((bs / 512)) -t "$secs" "$u" >"$out" 2>&1 & ps+=($!) ;;
+        timeout -k 5 "$limit" "${timed[@]}" iscsi-perf $([ "$rw" = randread ] && echo -r) -m "$qd" -b $((bs / 512)) -t "$secs" "$u" >"$out" 2>&1 & ps+=($!) ;;
       qemu-img)
         local step=$bs; [ "$rw" = randwrite ] && step=$((257 * 4096))
-        timeout -k 5 "$limit" qemu-img bench -f raw -w -t none -c "$qc" -d "$qd" -s "$bs" -S "$step" -o $(( (i - 1) * 4096 * 8192 )) \
+        timeout -k 5 "$limit" "${timed[@]}" qemu-img bench -f raw -w -t none -c "$qc" -d "$qd" -s "$bs" -S "$step" -o $(( (i - 1) * 4096 * 8192 )) \
           "$u" >"$out" 2>&1 & ps+=($!) ;;
       hostwide)
-        timeout -k 5 "$limit" "$JAVA" -XX:+UseParallelGC -jar "$jar" bench --device "iscsi:url=$u" --rw="$rw" --bs="$bs" --iodepth="$qd" \
+        timeout -k 5 "$limit" "${timed[@]}" "$JAVA" -XX:+UseParallelGC -jar "$jar" bench --device "iscsi:url=$u" --rw="$rw" --bs="$bs" --iodepth="$qd" \
           --runtime="${secs}s" --seed="$i" --json >"$out" 2>&1 & ps+=($!) ;;
     esac
   done
@@ -163,6 +178,15 @@ run() {
     [ "$rc" = 0 ] || { failed=1; [ "$rc" = 124 ] && echo "timed out after ${limit}s" >&2; }
   done
   [ "$failed" = 0 ] || { cat "$work"/run.* >&2; return 1; }
+  [ "$cpu" = 1 ] && for i in $(seq 1 "$n"); do # operations done and client CPU seconds, per session
+    case "$client" in
+      iscsi-perf) tr '\r' '\n' <"$work/run.$i" | awk -v s="$secs" '/iops average/ {v=$0} END {sub(/.*iops average /, "", v); sub(/ .*/, "", v); printf "%s ", v * s}'
+        awk '{print $1 + $2}' "$work/time.$i" ;;
+      qemu-img) printf "%s " "$qc"; awk -v f="${qfixed[$t]:-0}" '{c = $1 + $2 - f; print (c > 0 ? c : 0)}' "$work/time.$i" ;;
+      hostwide) python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); t=open(sys.argv[2]).read().split()
+print(r["write"]["ios"] + r["read"]["ios"], r["cpu"]["process_ns"] / 1e9 if "cpu" in r else float(t[0]) + float(t[1]))' "$work/run.$i" "$work/time.$i" ;;
+    esac
+  done | awk '{o += $1; c += $2} END {print o, c}' >"$work/client-cpu"
   for i in $(seq 1 "$n"); do
     case "$client" in
       iscsi-perf) tr '\r' '\n' <"$work/run.$i" | awk '/iops average/ {v=$0} END {sub(/.*iops average /, "", v); sub(/ .*/, "", v); print v+0}' ;;
@@ -198,16 +222,27 @@ fi
 
 results="$work/results.tsv"   # cell client target round value
 : >"$results"
-iperf() { # one iperf3 single-stream loopback run, bytes per second
+cpu_results="$work/cpu.tsv"   # cell client target round MiB client_cpu_s target_cpu_s target_reads target_writes (--cpu)
+: >"$cpu_results"
+iperf() { # one iperf3 single-stream loopback run, bytes per second; with --cpu, its CPU per MiB to cpu.tsv
   iperf3 -c 127.0.0.1 -p "$iport" -t "$secs" -J >"$work/iperf3.json" 2>&1 \
-    && python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"] / 8)' "$work/iperf3.json"
+    && python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["end"]; print(e["sum_received"]["bits_per_second"] / 8)
+if sys.argv[2] == "1": # sender (host) and receiver (remote) CPU, percent of one core over the run
+    mib = e["sum_received"]["bytes"] / 2**20; c = e["cpu_utilization_percent"]; s = e["sum_received"]["seconds"]
+    print("iperf3\tiperf3\tloopback\t%s\t%f\t%f\t%f\t0\t0" % (sys.argv[3], mib, c["host_total"] * s / 100, c["remote_total"] * s / 100), file=open(sys.argv[4], "a"))' \
+      "$work/iperf3.json" "$cpu" "$1" "$cpu_results"
+}
+ticks=$(getconf CLK_TCK)
+cpu_s() { # utime + stime of a process, all its threads, in seconds; then its read and write syscalls so far
+  awk -v t="$ticks" '{sub(/^.*\) /, ""); printf "%s ", ($12 + $13) / t}' "/proc/$1/stat"
+  awk '/^syscr:/ {r = $2} /^syscw:/ {w = $2} END {print r, w}' "/proc/$1/io"
 }
 start_stress() { stress-ng --cpu "$(nproc)" --timeout 0 >"$work/stress.log" 2>&1 & stress=$!; sleep 1; }
 stop_stress() { kill "$stress"; wait "$stress" 2>/dev/null || true; stress=""; }
 
 echo "iscsi-vs-tgt.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar${base:+, baseline $base}" >&2
 for r in $(seq 1 "$rounds"); do
-  v=$(iperf) && [ "${v%.*}" -gt 0 ] || { echo "iscsi-vs-tgt.sh: iperf3 round $r failed: $(cat "$work/iperf3.json")" >&2; exit 1; }
+  v=$(iperf "$r") && [ "${v%.*}" -gt 0 ] || { echo "iscsi-vs-tgt.sh: iperf3 round $r failed: $(cat "$work/iperf3.json")" >&2; exit 1; }
   printf "iperf3\tiperf3\tloopback\t%s\t%s\n" "$r" "$v" >>"$results"
 done
 for c in "${cells[@]}"; do
@@ -219,10 +254,18 @@ for c in "${cells[@]}"; do
       run qemu-img tgtd "$rw" "$bs" "$qd" 1 >/dev/null || { echo "iscsi-vs-tgt.sh: $name: qemu-img calibration on tgtd failed" >&2; exit 1; }
       qc=$(awk -v c="$qc" -v s="$secs" '/Run completed in/ {t = $4} END {n = int(c * s / (t > 0.01 ? t : 0.01)); print (n < 16 ? 16 : n)}' "$work/run.1")
       qc=$((qc / n > 16 ? qc / n : 16))
+      if [ "$cpu" = 1 ]; then # qemu-img's fixed cost (start, login, open): one write's run, subtracted per process
+        for t in "${targets[@]}"; do
+          /usr/bin/time -f '%U %S' -o "$work/time.fixed" qemu-img bench -f raw -w -t none -c 1 -d 1 -s "$bs" "${url[$t]}" >/dev/null 2>&1 \
+            || { echo "iscsi-vs-tgt.sh: $name: qemu-img's one-write run on $t failed" >&2; exit 1; }
+          qfixed[$t]=$(awk '{print $1 + $2}' "$work/time.fixed")
+        done
+      fi
     fi
     for r in $(seq 1 "$rounds"); do
       for k in "${!targets[@]}"; do # rotate the order each round: A B C, B C A, C A B (A B C D with a baseline)
         t=${targets[$(( (k + r - 1) % ${#targets[@]} ))]}
+        [ "$cpu" = 1 ] && c0=$(cpu_s "${tpid[$t]}")
         v=$(run "$client" "$t" "$rw" "$bs" "$qd" "$n") || v=0
         if [ "$(awk -v v="$v" 'BEGIN {print (v > 0)}')" != 1 ]; then
           [ -n "$stress" ] && stop_stress
@@ -230,6 +273,11 @@ for c in "${cells[@]}"; do
           exit 1
         fi
         printf "%s\t%s\t%s\t%s\t%s\n" "$name" "$client" "$t" "$r" "$v" >>"$results"
+        if [ "$cpu" = 1 ]; then
+          read -r ops ccpu <"$work/client-cpu"
+          printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$name" "$client" "$t" "$r" "$(awk -v o="$ops" -v b="$bs" 'BEGIN {print o * b / 1048576}')" \
+            "$ccpu" "$(cpu_s "${tpid[$t]}" | awk -v a="$c0" 'BEGIN {split(a, x, " ")} {print $1 - x[1] "\t" $2 - x[2] "\t" $3 - x[3]}')" >>"$cpu_results"
+        fi
         printf "  %-26s %-10s %-14s round %d: %s ops/s\n" "$name" "$client" "$t" "$r" "$v" >&2
       done
     done
@@ -238,4 +286,4 @@ for c in "${cells[@]}"; do
 done
 
 python3 "$root/bench/scripts/side_by_side_report.py" "$results" --secs "$secs" --rounds "$rounds" \
-  ${json:+--json "$json"} ${plot:+--plot "$plot"}
+  ${json:+--json "$json"} ${plot:+--plot "$plot"} $([ "$cpu" = 1 ] && echo --cpu "$cpu_results" --cores "$(nproc)")

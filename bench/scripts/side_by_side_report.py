@@ -3,6 +3,10 @@
 
 Input: lines "cell<TAB>client<TAB>target<TAB>round<TAB>ops_per_second" (the iperf3 rows: cell "iperf3", value in
 bytes per second). The script has already refused any zero or failed round, so every value here is a measurement.
+
+--cpu FILE (iscsi-vs-tgt.sh --cpu): lines "cell<TAB>client<TAB>target<TAB>round<TAB>MiB<TAB>client_cpu_s<TAB>
+target_cpu_s<TAB>target_read_syscalls<TAB>target_write_syscalls" (iperf3's rows: sender and receiver CPU seconds). On --cores cores a cell moves at most cores / (client +
+target CPU seconds per MiB) MiB/s; the CPU table prints that bound beside the measured rate and 70% of iperf3.
 """
 import argparse
 import json
@@ -83,6 +87,68 @@ def table(iperf, out, secs, nrounds):
                   f"{r['ratio_base']:>8.2f}x {r['ratio_file']:>8.2f}x {r['ratio_file_to_base']:>8.2f}x")
 
 
+def load_cpu(path):
+    """Per (cell, client, target): the rounds' (client, target) CPU seconds per MiB."""
+    per = defaultdict(list)
+    with open(path) as f:
+        for line in f:
+            f = line.rstrip("\n").split("\t")
+            cell, client, target, _, mib, client_s, target_s = f[:7]
+            reads, writes = (float(f[7]), float(f[8])) if len(f) > 8 else (0.0, 0.0)
+            mib = float(mib)
+            if mib > 0:
+                per[(cell, client, target)].append((float(client_s) / mib, float(target_s) / mib, reads / mib,
+                                                    writes / mib))
+    return per
+
+
+def cpu_rows(out, per, cores):
+    """The CPU bound of each large-block cell and target: cores / (client + target CPU seconds per MiB)."""
+    rows = []
+    for r in out:
+        if r["block_size"] < 65536:
+            continue
+        for t in r["median_mib_s"]:
+            v = per.get((r["cell"], r["client"], t))
+            if not v:
+                continue
+            client = statistics.median(x[0] for x in v)
+            target = statistics.median(x[1] for x in v)
+            bound = cores / (client + target) if client + target > 0 else float("inf")
+            rows.append({"cell": r["cell"], "client": r["client"], "target": t, "mib_s": r["median_mib_s"][t],
+                         "client_ms_per_mib": 1000 * client, "target_ms_per_mib": 1000 * target,
+                         "target_reads_per_mib": statistics.median(x[2] for x in v),
+                         "target_writes_per_mib": statistics.median(x[3] for x in v),
+                         "cpu_bound_mib_s": bound, "of_bound": r["median_mib_s"][t] / bound})
+    return rows
+
+
+def iperf_cpu(per, cores):
+    v = per.get(("iperf3", "iperf3", "loopback"))
+    if not v:
+        return None
+    sender = statistics.median(x[0] for x in v)
+    receiver = statistics.median(x[1] for x in v)
+    return {"sender_ms_per_mib": 1000 * sender, "receiver_ms_per_mib": 1000 * receiver,
+            "cpu_bound_mib_s": cores / (sender + receiver)}
+
+
+def cpu_table(iperf, rows, ip, cores):
+    line70 = 0.7 * iperf / MIB
+    print(f"\nCPU per MiB (medians of the rounds), {cores} cores: bound = {cores} / (client + target CPU s per MiB); "
+          f"70% of iperf3 = {line70:.0f} MiB/s")
+    if ip:
+        print(f"iperf3 single stream: sender {ip['sender_ms_per_mib']:.3f} + receiver {ip['receiver_ms_per_mib']:.3f} "
+              f"ms/MiB, bound {ip['cpu_bound_mib_s']:.0f} MiB/s, measured {iperf / MIB:.0f}")
+    print(f"{'cell':<26} {'client':<10} {'target':<14} {'MiB/s':>7} {'client ms/MiB':>13} {'target ms/MiB':>13} "
+          f"{'CPU bound':>9} {'of bound':>8} {'70% iperf3':>10} {'rd/wr calls/MiB':>15}")
+    for c in rows:
+        print(f"{c['cell']:<26} {c['client']:<10} {c['target']:<14} {c['mib_s']:>7.0f} {c['client_ms_per_mib']:>13.3f} "
+              f"{c['target_ms_per_mib']:>13.3f} {c['cpu_bound_mib_s']:>9.0f} {100 * c['of_bound']:>7.0f}% "
+              f"{'above' if c['mib_s'] >= line70 else 'below':>10} "
+              f"{c['target_reads_per_mib']:>7.1f}/{c['target_writes_per_mib']:<7.1f}")
+
+
 def svg(out, path):
     """Ratios per cell as horizontal bars, with the 1.0 line; plain SVG text, no chart library."""
     bar, gap, left, width = 9, 6, 300, 520
@@ -118,14 +184,22 @@ def main():
     p.add_argument("--rounds", type=int, required=True)
     p.add_argument("--json")
     p.add_argument("--plot")
+    p.add_argument("--cpu", help="iscsi-vs-tgt.sh --cpu's per-round CPU file")
+    p.add_argument("--cores", type=int, default=2)
     a = p.parse_args()
     order, rounds = load(a.results)
     iperf, out = rows(order, rounds)
     table(iperf, out, a.secs, a.rounds)
+    doc = {"secs": a.secs, "rounds": a.rounds, "iperf3_bytes_per_second": iperf,
+           "iperf3_rounds": rounds[("iperf3", "iperf3", "loopback")], "cells": out}
+    if a.cpu:
+        per = load_cpu(a.cpu)
+        crows, ip = cpu_rows(out, per, a.cores), iperf_cpu(per, a.cores)
+        cpu_table(iperf, crows, ip, a.cores)
+        doc["cpu"] = {"cores": a.cores, "iperf3": ip, "cells": crows}
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"secs": a.secs, "rounds": a.rounds, "iperf3_bytes_per_second": iperf,
-                       "iperf3_rounds": rounds[("iperf3", "iperf3", "loopback")], "cells": out}, f, indent=1)
+            json.dump(doc, f, indent=1)
     if a.plot:
         svg(out, a.plot)
 
