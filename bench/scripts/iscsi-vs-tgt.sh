@@ -9,7 +9,7 @@
 #
 # Matrix (the full run; --quick is a handful of cells with 3 s rounds, for development):
 #   4 KiB random read and write at QD 1/16/64; 64 KiB and 1 MiB sequential read and write at QD 1/4/16;
-#   1 and 8 sessions (8 sessions = 8 client processes at once, each with the cell's QD; their rates add up);
+#   1 and 8 sessions (8 sessions = 8 client processes at once, each with the cell's QD; their rates add up, except qemu-img's, which run a request count: all their requests over the longest run's time);
 #   4 KiB random reads at QD 1/16/64 again with `stress-ng --cpu <cores>` running ("busy" rows).
 # Clients: reads, libiscsi's iscsi-perf (READ16); writes, the same two clients on every target: `qemu-img bench
 # -w` (libiscsi inside qemu, the neutral one) and hostwide's own initiator (`hostwide bench --device iscsi:`).
@@ -143,7 +143,8 @@ for t in "${targets[@]}"; do
   [ "$b" = 512 ] || { echo "iscsi-vs-tgt.sh: $t: block length '$b', expected 512" >&2; exit 1; }
 done
 
-# One client run: prints operations per second (summed over the cell's sessions), or fails. With --cpu it also
+# One client run: prints operations per second (summed over the cell's sessions; for qemu-img, which runs a request
+# count rather than a time, all sessions' requests over the longest session's run), or fails. With --cpu it also
 # leaves "operations_done client_cpu_seconds" (summed over the sessions) in $work/client-cpu.
 #   run CLIENT TARGET RW(randread|read|randwrite|write) BS QD SESSIONS
 qcount=()  # qemu-img's request count per cell, from its calibration run
@@ -187,10 +188,16 @@ run() {
 print(r["write"]["ios"] + r["read"]["ios"], r["cpu"]["process_ns"] / 1e9 if "cpu" in r else float(t[0]) + float(t[1]))' "$work/run.$i" "$work/time.$i" ;;
     esac
   done | awk '{o += $1; c += $2} END {print o, c}' >"$work/client-cpu"
+  if [ "$client" = qemu-img ]; then
+    # each qemu-img does a fixed count, so the sessions end apart and the early ones' rates were not measured over
+    # the same time as the late ones': the cell's rate is all their requests over the longest run's time
+    cat "$work"/run.* | awk -v c="$qc" -v n="$n" '/Run completed in/ {if ($4 > m) m = $4; k++}
+      END {if (k != n || m <= 0) print 0; else printf "%.1f\n", n * c / m}'
+    return 0
+  fi
   for i in $(seq 1 "$n"); do
     case "$client" in
       iscsi-perf) tr '\r' '\n' <"$work/run.$i" | awk '/iops average/ {v=$0} END {sub(/.*iops average /, "", v); sub(/ .*/, "", v); print v+0}' ;;
-      qemu-img) awk -v c="$qc" '/Run completed in/ {print c / $4}' "$work/run.$i" ;;
       hostwide) python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["write"]["iops"] + r["read"]["iops"] if r["errors"] == 0 else 0)' "$work/run.$i" ;;
     esac
   done | awk '{s += $1; n++} END {if (n == 0) print 0; else printf "%.1f\n", s}'
