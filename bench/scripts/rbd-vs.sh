@@ -30,6 +30,14 @@
 # moves much less with load than ops/s does. With --conf the OSD column is empty unless DIR/run/osd.*.pid exists
 # next to the conf (a bin/ceph-test-cluster directory).
 #
+# The hop row: `hostwide serve` (the --jar) with a 1 GiB RAM LUN of the same block size, driven by the same clients as
+# the gateways: the iSCSI hop alone, its target's and client's CPU per op measured like the other rows'. With the
+# client, gateway and OSD sharing the machine's cores, throughput is about cores / (OSD + gateway + client CPU per
+# op); librbd-direct pays D = OSD + client, and any gateway pays D plus the hop's H = target + client, so the summary
+# prints per cell the ceiling D / (D + H) beside hostwide/librbd-direct, a verdict (below / at / above / inconclusive,
+# from the rounds' extremes), and the model's predicted ops/s against the measured for every row
+# (bench/scripts/rbd_report.py says what the model leaves out). All of it is in --json too.
+#
 # --baseline-jar JAR adds a row "hw-base": a second `hostwide serve` from JAR on an image of its own, driven like the
 # hostwide row in the same rotation, so before/after come from one run (the summary adds hw/base).
 #
@@ -148,13 +156,19 @@ if [ ${#hw_opts[@]} -gt 0 ]; then
   echo "rbd-vs.sh: the hostwide row's client also has: ${hw_opts[*]}" >&2
 fi
 # serve_jar NAME JAR PORT IMAGE CONF: starts `hostwide serve` from JAR on 127.0.0.1:PORT exporting IMAGE as LUN 0
+# (IMAGE "-": a 1 GiB RAM LUN of the same block size instead, for the hop row)
 serve_jar() {
-  local name=$1 sjar=$2 port=$3 img=$4 sconf=$5
+  local name=$1 sjar=$2 port=$3 img=$4 sconf=$5 store
+  if [ "$img" = - ]; then
+    store='{ "type": "ram", "size": "1g", "block_size": 512 }'
+  else
+    store="{ \"type\": \"rbd\", \"pool\": \"$pool\", \"image\": \"$img\", \"conf\": \"$sconf\", \"block_size\": 512 }"
+  fi
   cat >"$work/$name.json" <<EOF
 {
   "portals": ["127.0.0.1:$port"],
-  "backstores": { "rbd0": { "type": "rbd", "pool": "$pool", "image": "$img", "conf": "$sconf", "block_size": 512 } },
-  "targets": [ { "name": "$hiqn", "luns": [ { "lun": 0, "backstore": "rbd0" } ] } ]
+  "backstores": { "lun0": $store },
+  "targets": [ { "name": "$hiqn", "luns": [ { "lun": 0, "backstore": "lun0" } ] } ]
 }
 EOF
   # shellcheck disable=SC2046 # the option strings split into words on purpose
@@ -174,6 +188,14 @@ if [ -n "$basejar" ]; then
   url[hw-base]="iscsi://127.0.0.1:$bport/$hiqn/0" image[hw-base]=$bimg sock[hw-base]="$work/hw-base.sock"
   gw_pid[hw-base]=${pids[-1]}; rows+=(hw-base)
 fi
+# The hop row: the iSCSI hop alone (a RAM LUN behind the same serve and clients), filled like the images so that
+# reads copy data rather than zero-fill never-written pages
+pport=$(pick_port "$tport" "$hport" "$bport")
+serve_jar hop "$jar" "$pport" - -
+url[hop]="iscsi://127.0.0.1:$pport/$hiqn/0" sock[hop]="$work/hop.sock" gw_pid[hop]=${pids[-1]}; rows+=(hop)
+"$JAVA" -XX:+UseParallelGC -XX:TieredStopAtLevel=1 -jar "$jar" bench --device "iscsi:url=${url[hop]}" --rw=write \
+  --bs=1m --iodepth=4 --size=1g --json >"$work/fill.log" 2>&1 \
+  || { echo "rbd-vs.sh: filling the hop row's RAM LUN failed: $(tail -5 "$work/fill.log")" >&2; exit 1; }
 for t in "${rows[@]:2}"; do
   b=$(iscsi-readcapacity16 "${url[$t]}" | awk -F: '/LOGICAL BLOCK LENGTH/ {print $2+0}')
   [ "$b" = 512 ] || { echo "rbd-vs.sh: $t: block length '$b', expected 512" >&2; exit 1; }
@@ -265,9 +287,11 @@ for c in "${cells[@]}"; do
       t=${rows[$(( (k + r - 1) % nrows ))]}
       if [ "$osd_detail" = 1 ]; then osd_ask perf dump >"$work/perf0.json"; s0=$(hw_stats "$t"); fi
       t0=$(date +%s.%N)
-      o0=$(cpu_ticks "$osd_pid") g0=$(cpu_ticks "${gw_pid[$t]}")
+      # the hop row has no OSD: its OSD figure would be the OSD's idle CPU, not a cost of the row
+      opid=$osd_pid; [ "$t" != hop ] || opid=""
+      o0=$(cpu_ticks "$opid") g0=$(cpu_ticks "${gw_pid[$t]}")
       v=$(run "$t" "$rw" "$bs" "$qd") || v=0
-      o1=$(cpu_ticks "$osd_pid") g1=$(cpu_ticks "${gw_pid[$t]}")
+      o1=$(cpu_ticks "$opid") g1=$(cpu_ticks "${gw_pid[$t]}")
       t1=$(date +%s.%N)
       if [ "$osd_detail" = 1 ]; then
         osd_ask perf dump >"$work/perf1.json"; s1=$(hw_stats "$t")
@@ -283,7 +307,7 @@ for c in "${cells[@]}"; do
       fi
       # CPU microseconds per operation: OSD, gateway, client (ops = ops/s x seconds of the measured run)
       cpu=$(awk -v v="$v" -v s="$secs" -v hz="$ticks" -v o=$((o1 - o0)) -v g=$((g1 - g0)) \
-        -v c="$(awk '{print $1 + $2}' "$work/client.cpu" 2>/dev/null || echo 0)" -v osd="$osd_pid" \
+        -v c="$(awk '{print $1 + $2}' "$work/client.cpu" 2>/dev/null || echo 0)" -v osd="$opid" \
         'BEGIN {n = v * s; if (n <= 0) n = 1; printf "%s\t%.0f\t%.0f", (osd == "" ? "-" : sprintf("%.0f", o / hz * 1e6 / n)), g / hz * 1e6 / n, c * 1e6 / n}')
       if [ "$(awk -v v="$v" 'BEGIN {print (v > 0)}')" != 1 ]; then
         echo "rbd-vs.sh: FAILED cell $name, row $t, round $r (result '$v'); see above" >&2; exit 1
@@ -294,53 +318,5 @@ for c in "${cells[@]}"; do
   done
 done
 
-python3 - "$results" "$secs" "$rounds" "$json" <<'EOF'
-import json, statistics, sys
-from collections import defaultdict
-path, secs, nrounds, out = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-vals, order, bsz, cpu = defaultdict(list), [], {}, defaultdict(list)
-for line in open(path):
-    cell, row, _, v, bs, osd, gw, client = line.rstrip("\n").split("\t")
-    if cell not in order:
-        order.append(cell)
-    vals[(cell, row)].append(float(v)); bsz[cell] = int(bs)
-    cpu[(cell, row)].append((None if osd == "-" else float(osd), float(gw), float(client)))
-rows = [r for r in ["librbd", "librbd-direct", "tgtd", "hostwide", "hw-base"] if any(k[1] == r for k in vals)]
-base = "hw-base" in rows
-def cpu_med(cell, row):
-    xs = cpu[(cell, row)]
-    osd = [x[0] for x in xs if x[0] is not None]
-    return {"osd": statistics.median(osd) if osd else None, "gateway": statistics.median(x[1] for x in xs),
-            "client": statistics.median(x[2] for x in xs)}
-def fmt(c):
-    o = c["osd"]
-    total = (o or 0) + c["gateway"] + c["client"]
-    return f"{'-' if o is None else f'{o:.0f}'}/{c['gateway']:.0f}/{c['client']:.0f}/{total:.0f}"
-print(f"medians of {nrounds} rounds x {secs}s (ops/s; MiB/s for 1 MiB cells); librbd = fio ioengine=rbd, "
-      "librbd-direct = the same with --direct=1 (rbd_cache off), gateways via iSCSI on loopback")
-w = max(9, max(len(r) for r in rows))
-print(f"{'cell':<18} " + " ".join(f"{r:>{w}}" for r in rows) + f" {'hw/librbd':>10} {'hw/direct':>10} {'hw/tgtd':>8}"
-      + (f" {'hw/base':>8} {'base/librbd':>11} {'base/direct':>11}" if base else ""))
-report = []
-for cell in order:
-    med = {r: statistics.median(vals[(cell, r)]) for r in rows}
-    scale = bsz[cell] / (1 << 20) if bsz[cell] >= (1 << 20) else 1
-    print(f"{cell:<18} " + " ".join(f"{med[r] * scale:>{w}.0f}" for r in rows)
-          + f" {med['hostwide'] / med['librbd']:>9.2f}x {med['hostwide'] / med['librbd-direct']:>9.2f}x"
-          + f" {med['hostwide'] / med['tgtd']:>7.2f}x"
-          + (f" {med['hostwide'] / med['hw-base']:>7.2f}x {med['hw-base'] / med['librbd']:>10.2f}x"
-             f" {med['hw-base'] / med['librbd-direct']:>10.2f}x" if base else ""))
-    report.append({"cell": cell, "block_size": bsz[cell], "rounds": {r: vals[(cell, r)] for r in rows},
-                   "median_ops": med, "ratio_librbd": med["hostwide"] / med["librbd"],
-                   "ratio_librbd_direct": med["hostwide"] / med["librbd-direct"],
-                   "ratio_tgtd": med["hostwide"] / med["tgtd"],
-                   **({"ratio_base": med["hostwide"] / med["hw-base"]} if base else {}),
-                   "cpu_us_per_op": {r: cpu_med(cell, r) for r in rows}})
-print("CPU microseconds per operation (medians; osd / gateway / client / sum)")
-for cell in order:
-    print(f"{cell:<18} " + "  ".join(f"{r} {fmt(cpu_med(cell, r))}" for r in rows))
-if out:
-    with open(out, "w") as f:
-        json.dump({"secs": int(secs), "rounds": int(nrounds), "cells": report}, f, indent=1)
-EOF
+python3 "$root/bench/scripts/rbd_report.py" "$results" "$secs" "$rounds" "$(nproc)" "$json"
 [ "$osd_detail" = 0 ] || python3 "$root/bench/scripts/rbd-osd-detail.py" summary "$detail"
