@@ -11,7 +11,7 @@
 # client operation"). librbd-direct is the like-for-like ceiling for writes; for reads the two rows do the same work.
 #
 #   bench/scripts/rbd-vs.sh [--quick] [--rounds N] [--secs S] [--json FILE] [--jar HOSTWIDE.JAR] [--only REGEX]
-#                           [--baseline-jar JAR] [--osd-detail] [--hw-ceph-opt 'KEY = VALUE']...
+#                           [--baseline-jar JAR] [--osd-detail] [--thread-detail] [--hw-ceph-opt 'KEY = VALUE']...
 #                           [--conf CEPH.CONF --pool POOL]
 #
 # Cluster: by default the script starts its own single-node test cluster (bin/ceph-test-cluster, memstore OSD on
@@ -46,6 +46,9 @@
 # bytes in and out, mean op latency), the kinds of op among its `dump_historic_ops` of the round (history raised to
 # 1,000 ops; e.g. "rbd_data write <=4K", "rbd_header call lock.get_info"), and for the hostwide rows the commands
 # that reached the backstore (`stats` of the serve admin socket). All taken outside the CPU-measured window.
+# --thread-detail: for the gateway rows, CPU per op and voluntary context switches (hand-offs: each is a later wake-up)
+# per op of each group of the gateway's threads (librbd's msgr-worker and io_context_pool, our rbd-poll and iscsi-conn,
+# tgtd's), from /proc/PID/task around every round (bench/scripts/rbd_threads.py), printed per round and as medians.
 # --hw-ceph-opt 'KEY = VALUE' (repeatable) adds a [client] line to a copy of the conf that only the hostwide row's
 # serve uses (e.g. 'rbd cache = false'), to try a client option on hostwide alone.
 #
@@ -62,7 +65,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib.sh
 source "$root/bench/scripts/lib.sh"
-quick=0 rounds="" secs="" json="" jar="" only="" conf="" pool="" basejar="" osd_detail=0 hw_opts=()
+quick=0 rounds="" secs="" json="" jar="" only="" conf="" pool="" basejar="" osd_detail=0 thread_detail=0 hw_opts=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -75,6 +78,7 @@ while [ $# -gt 0 ]; do
     --pool) pool=$2; shift ;;
     --baseline-jar) basejar=$2; shift ;;
     --osd-detail) osd_detail=1 ;;
+    --thread-detail) thread_detail=1 ;;
     --hw-ceph-opt) hw_opts+=("$2"); shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "rbd-vs.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -248,6 +252,7 @@ fi
 
 results="$work/results.tsv"; : >"$results"
 detail="$work/osd-detail.tsv"; : >"$detail"
+threads="$work/threads.tsv"; : >"$threads"
 osd_asok=""
 if [ "$osd_detail" = 1 ]; then
   osd_asok=$(ls "$cluster"/run/osd.*.asok 2>/dev/null | head -1)
@@ -286,6 +291,7 @@ for c in "${cells[@]}"; do
     for k in $(seq 0 $((nrows - 1))); do
       t=${rows[$(( (k + r - 1) % nrows ))]}
       if [ "$osd_detail" = 1 ]; then osd_ask perf dump >"$work/perf0.json"; s0=$(hw_stats "$t"); fi
+      [ "$thread_detail" = 0 ] || [ -z "${gw_pid[$t]}" ] || python3 "$root/bench/scripts/rbd_threads.py" snap "${gw_pid[$t]}" >"$work/thr0"
       t0=$(date +%s.%N)
       # the hop row has no OSD: its OSD figure would be the OSD's idle CPU, not a cost of the row
       opid=$osd_pid; [ "$t" != hop ] || opid=""
@@ -293,6 +299,13 @@ for c in "${cells[@]}"; do
       v=$(run "$t" "$rw" "$bs" "$qd") || v=0
       o1=$(cpu_ticks "$opid") g1=$(cpu_ticks "${gw_pid[$t]}")
       t1=$(date +%s.%N)
+      if [ "$thread_detail" = 1 ] && [ -n "${gw_pid[$t]}" ]; then
+        python3 "$root/bench/scripts/rbd_threads.py" snap "${gw_pid[$t]}" >"$work/thr1"
+        tg=$(python3 "$root/bench/scripts/rbd_threads.py" round "$work/thr0" "$work/thr1" \
+          "$(awk -v v="$v" -v s="$secs" 'BEGIN {print v * s}')" "$ticks")
+        printf "%s\t%s\t%s\t%s\n" "$name" "$t" "$r" "$tg" >>"$threads"
+        printf "  %-18s %-13s round %d: threads (us/op / switches/op) %s\n" "$name" "$t" "$r" "$(tr ';' ' ' <<<"$tg")" >&2
+      fi
       if [ "$osd_detail" = 1 ]; then
         osd_ask perf dump >"$work/perf1.json"; s1=$(hw_stats "$t")
         # a sample only, and slow to format (a 5,000-op history took over 60 s here): lost samples are not fatal
@@ -320,3 +333,4 @@ done
 
 python3 "$root/bench/scripts/rbd_report.py" "$results" "$secs" "$rounds" "$(nproc)" "$json"
 [ "$osd_detail" = 0 ] || python3 "$root/bench/scripts/rbd-osd-detail.py" summary "$detail"
+[ "$thread_detail" = 0 ] || python3 "$root/bench/scripts/rbd_threads.py" summary "$threads"
