@@ -25,7 +25,8 @@ Verdict of hostwide against the ceiling (a function with tests, test_rbd_report.
 the noise margin: "below" when even the best pairing (fastest hostwide round over the slowest librbd-direct round,
 over the lowest ceiling of a round) stays under the ceiling; "above" when even the worst pairing exceeds it (the
 model misses something); "at" when neither holds and the medians' ratio is within +-10% of the ceiling;
-"inconclusive" otherwise.
+"inconclusive" otherwise. With a hw-base row, hostwide against it ("higher", "lower", "inconclusive") for ops/s and
+for the gateway's CPU per op, by the same rule as bench/scripts/initiator_report.py: the rounds' extremes.
 """
 import json
 import statistics
@@ -78,6 +79,18 @@ def ceiling_verdict(hostwide, direct, ceilings, margin=AT_MARGIN):
         return "above"
     gap = statistics.median(hostwide) / statistics.median(direct) / statistics.median(ceilings)
     return "at" if abs(gap - 1) <= margin else "inconclusive"
+
+
+def compare(after, before):
+    """'higher', 'lower' or 'inconclusive' for after against before, from the rounds' extremes: 'higher' when even
+    the lowest round of after is above the highest of before, 'lower' the reverse, else the rounds overlap."""
+    if not after or not before:
+        raise ValueError("a comparison needs rounds of both rows")
+    if min(after) > max(before):
+        return "higher"
+    if max(after) < min(before):
+        return "lower"
+    return "inconclusive"
 
 
 def predicted_ops(sum_us, cores):
@@ -144,12 +157,24 @@ def report(lines, secs, nrounds, cores):
              "model": cell_model(rounds, cell, rows, cores)}
         if base:
             c["ratio_base"] = med["hostwide"] / med["hw-base"]
+            c["versus_base"] = {
+                "ops": compare([x[1] for x in rounds[(cell, "hostwide")]], [x[1] for x in rounds[(cell, "hw-base")]]),
+                "gateway_cpu_us_per_op": compare([x[3] for x in rounds[(cell, "hostwide")]],
+                                                 [x[3] for x in rounds[(cell, "hw-base")]])}
         if hop:
             c["ceiling"] = cell_ceiling(rounds, cell)
         cells.append(c)
     text.append("CPU microseconds per operation (medians; osd / gateway / client / sum)")
     for c in cells:
         text.append(f"{c['cell']:<18} " + "  ".join(f"{r} {fmt(c['cpu_us_per_op'][r])}" for r in rows))
+    if base:
+        text.append("hostwide against hw-base, every round of one outside the range of the other's (else inconclusive):"
+                    " ops/s, gateway CPU us per op (median hostwide / hw-base)")
+        for c in cells:
+            g = c["cpu_us_per_op"]
+            v = c["versus_base"]
+            text.append(f"{c['cell']:<18} ops {v['ops']:<12} gateway CPU {v['gateway_cpu_us_per_op']:<12}"
+                        f" ({g['hostwide']['gateway']:.0f} / {g['hw-base']['gateway']:.0f} us per op)")
     if hop:
         text.append("The iSCSI hop's ceiling: D = librbd-direct's OSD + client CPU us per op, H = the hop row's target"
                     " + client; ceiling = D / (D + H), the best any gateway can do against librbd-direct when CPU-bound")

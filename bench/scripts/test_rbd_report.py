@@ -38,6 +38,19 @@ class VerdictTest(unittest.TestCase):
             r.ceiling_verdict([], [100], [0.8])
 
 
+class CompareTest(unittest.TestCase):
+    def test_higher_only_when_every_round_is_above_every_round_of_the_other(self):
+        self.assertEqual(r.compare([110, 115, 112], [100, 105, 108]), "higher")
+        self.assertEqual(r.compare([90, 95, 92], [100, 105, 108]), "lower")
+
+    def test_overlapping_rounds_are_inconclusive_even_with_a_higher_median(self):
+        self.assertEqual(r.compare([130, 104, 125], [100, 105, 108]), "inconclusive")
+
+    def test_missing_rounds_are_an_error(self):
+        with self.assertRaises(ValueError):
+            r.compare([], [1])
+
+
 def line(cell, row, rnd, ops, osd, gw, client, bs=4096):
     return f"{cell}\t{row}\t{rnd}\t{ops}\t{bs}\t{osd}\t{gw}\t{client}\n"
 
@@ -72,6 +85,12 @@ class ReportTest(unittest.TestCase):
         self.assertAlmostEqual(m["hostwide"]["predicted_ops"], 2e6 / 145)
         self.assertAlmostEqual(m["hostwide"]["measured_over_predicted"], 11400 * 145 / 2e6)
         self.assertAlmostEqual(m["hop"]["predicted_ops"], 2e6 / 38)   # no OSD term for the hop row
+
+    def test_hw_base_rows_give_a_comparison(self):
+        lines = self.LINES + [line("randread-4k-qd16", "hw-base", n, 10000 + n, 66, 75 + n, 14) for n in (1, 2, 3)]
+        text, data = r.report(lines, "3", "3", 2)
+        self.assertEqual(data["cells"][0]["versus_base"], {"ops": "higher", "gateway_cpu_us_per_op": "lower"})
+        self.assertTrue(any("ops higher" in t for t in text))
 
     def test_without_a_hop_row_there_is_no_ceiling(self):
         text, data = r.report([x for x in self.LINES if "\thop\t" not in x], "3", "3", 2)
