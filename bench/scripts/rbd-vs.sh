@@ -162,9 +162,10 @@ fi
 # serve_jar NAME JAR PORT IMAGE CONF: starts `hostwide serve` from JAR on 127.0.0.1:PORT exporting IMAGE as LUN 0
 # (IMAGE "-": a 1 GiB RAM LUN of the same block size instead, for the hop row)
 serve_jar() {
-  local name=$1 sjar=$2 port=$3 img=$4 sconf=$5 store
+  local name=$1 sjar=$2 port=$3 img=$4 sconf=$5 store mem=2g
   if [ "$img" = - ]; then
     store='{ "type": "ram", "size": "1g", "block_size": 512 }'
+    mem=3g # 2g leaves the RAM LUNs a budget of 768 MiB: the fill's last writes would fail for space
   else
     store="{ \"type\": \"rbd\", \"pool\": \"$pool\", \"image\": \"$img\", \"conf\": \"$sconf\", \"block_size\": 512 }"
   fi
@@ -176,7 +177,7 @@ serve_jar() {
 }
 EOF
   # shellcheck disable=SC2046 # the option strings split into words on purpose
-  "$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory 2g) -jar "$sjar" serve --memory 2g \
+  "$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory $mem) -jar "$sjar" serve --memory $mem \
     --config "$work/$name.json" --admin-socket "$work/$name.sock" >"$work/$name.log" 2>&1 & pids+=($!)
   disown $!
   wait_port "$port" || { echo "hostwide serve ($name) did not start: $(tail "$work/$name.log")" >&2; exit 1; }
