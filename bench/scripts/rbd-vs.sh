@@ -37,7 +37,8 @@
 # op); librbd-direct pays D = OSD + client, and any gateway pays D plus the hop's H = target + client, so the summary
 # prints per cell the ceiling D / (D + H) beside hostwide/librbd-direct, a verdict (below / at / above / inconclusive,
 # from the rounds' extremes), and the model's predicted ops/s against the measured for every row
-# (bench/scripts/rbd_report.py says what the model leaves out). All of it is in --json too.
+# (bench/scripts/rbd_report.py says what the model leaves out). All of it is in --json too, and the rounds in
+# FILE.tsv beside it.
 #
 # --baseline-jar JAR adds a row "hw-base": a second `hostwide serve` from JAR on an image of its own, driven like the
 # hostwide row in the same rotation, so before/after come from one run (the summary adds hw/base).
@@ -347,5 +348,7 @@ for c in "${cells[@]}"; do
 done
 
 python3 "$root/bench/scripts/rbd_report.py" "$results" "$secs" "$rounds" "$(nproc)" "$json"
+# the rounds themselves beside the JSON, so the report can be run again (bench/scripts/rbd_report.py FILE.tsv ...)
+[ -z "$json" ] || cp "$results" "${json%.json}.tsv"
 [ "$osd_detail" = 0 ] || python3 "$root/bench/scripts/rbd-osd-detail.py" summary "$detail"
 [ "$thread_detail" = 0 ] || python3 "$root/bench/scripts/rbd_threads.py" summary "$threads"

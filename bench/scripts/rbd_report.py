@@ -111,7 +111,10 @@ def cell_ceiling(rounds, cell):
     dv = [r[1] for r in rounds[(cell, "librbd-direct")]]
     ratio = statistics.median(hw) / statistics.median(dv)
     c = ceiling(d_us, h_us)
+    g = cpu_median(rounds[(cell, "hostwide")])
+    hw_us = (g["osd"] or 0) + g["gateway"] + g["client"]
     return {"direct_us": d_us, "hop_us": h_us, "ceiling": c, "ceiling_rounds": per_round,
+            "hostwide_us": hw_us, "by_cpu": d_us / hw_us,
             "ratio_librbd_direct": ratio, "of_ceiling": ratio / c,
             "verdict": ceiling_verdict(hw, dv, per_round)}
 
@@ -178,13 +181,16 @@ def report(lines, secs, nrounds, cores):
     if hop:
         text.append("The iSCSI hop's ceiling: D = librbd-direct's OSD + client CPU us per op, H = the hop row's target"
                     " + client; ceiling = D / (D + H), the best any gateway can do against librbd-direct when CPU-bound")
-        text.append(f"{'cell':<18} {'D us':>7} {'H us':>7} {'ceiling':>8} {'rounds':>17} {'hw/direct':>10}"
-                    f" {'of ceiling':>11}  verdict")
+        text.append("  (hw us: hostwide's OSD + gateway + client; by CPU = D / hw us, the ratio the model predicts for"
+                    " hostwide from its own CPU; hw/direct: measured)")
+        text.append(f"{'cell':<18} {'D us':>7} {'H us':>7} {'ceiling':>8} {'rounds':>17} {'hw us':>7} {'by CPU':>7}"
+                    f" {'hw/direct':>10} {'of ceiling':>11}  verdict")
         for c in cells:
             e = c["ceiling"]
             rr = e["ceiling_rounds"]
             text.append(f"{c['cell']:<18} {e['direct_us']:>7.0f} {e['hop_us']:>7.0f} {e['ceiling']:>7.2f}x"
-                        f" {min(rr):>7.2f}-{max(rr):.2f}x {e['ratio_librbd_direct']:>9.2f}x"
+                        f" {min(rr):>7.2f}-{max(rr):.2f}x {e['hostwide_us']:>7.0f} {e['by_cpu']:>6.2f}x"
+                        f" {e['ratio_librbd_direct']:>9.2f}x"
                         f" {e['of_ceiling']:>10.2f}x  {e['verdict']}")
     text.append(f"CPU model: predicted ops/s = {cores} cores x 1e6 / CPU us per op (median sum); measured / predicted"
                 " (1.00 = the row's processes used all the cores; less: waiting, or cores taken by other work)")

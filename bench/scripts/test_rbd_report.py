@@ -76,6 +76,8 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(len(e["ceiling_rounds"]), 3)
         self.assertAlmostEqual(e["ratio_librbd_direct"], 11400 / 13800)
         self.assertAlmostEqual(e["of_ceiling"], (11400 / 13800) / (129 / 167))
+        self.assertEqual(e["hostwide_us"], 66 + 65 + 14)
+        self.assertAlmostEqual(e["by_cpu"], 129 / 145)
         self.assertEqual(e["verdict"], "above")          # 0.83 against 0.77 in every pairing
         self.assertTrue(any(t.startswith("randread-4k-qd16") and t.endswith("above") for t in text))
 
