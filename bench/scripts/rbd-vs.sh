@@ -11,7 +11,7 @@
 # client operation"). librbd-direct is the like-for-like ceiling for writes; for reads the two rows do the same work.
 #
 #   bench/scripts/rbd-vs.sh [--quick] [--rounds N] [--secs S] [--json FILE] [--jar HOSTWIDE.JAR] [--only REGEX]
-#                           [--baseline-jar JAR] [--osd-detail] [--hw-ceph-opt 'KEY = VALUE']...
+#                           [--baseline-jar JAR] [--osd-detail] [--thread-detail] [--hw-ceph-opt 'KEY = VALUE']...
 #                           [--conf CEPH.CONF --pool POOL]
 #
 # Cluster: by default the script starts its own single-node test cluster (bin/ceph-test-cluster, memstore OSD on
@@ -25,10 +25,20 @@
 # (`hostwide bench --device iscsi:`) for writes, the same client for both gateways.
 #
 # CPU per operation: each round also takes the CPU time (user + system, /proc/PID/stat) that the OSD, the gateway
-# (tgtd, the serve JVM) and the client (fio, iscsi-perf, the bench JVM, startup included) used, divided by the
-# operations done; the summary prints the medians in microseconds per operation. On a shared machine this figure
+# (tgtd, the serve JVM) and the client (fio, iscsi-perf: the whole process, startup included; the bench JVM: its own
+# account of its process while the jobs ran, without the JVM's start-up and login) used, divided by the operations
+# done; the summary prints the medians in microseconds per operation. On a shared machine this figure
 # moves much less with load than ops/s does. With --conf the OSD column is empty unless DIR/run/osd.*.pid exists
 # next to the conf (a bin/ceph-test-cluster directory).
+#
+# The hop row: `hostwide serve` (the --jar) with a 1 GiB RAM LUN of the same block size, driven by the same clients as
+# the gateways: the iSCSI hop alone, its target's and client's CPU per op measured like the other rows'. With the
+# client, gateway and OSD sharing the machine's cores, throughput is about cores / (OSD + gateway + client CPU per
+# op); librbd-direct pays D = OSD + client, and any gateway pays D plus the hop's H = target + client, so the summary
+# prints per cell the ceiling D / (D + H) beside hostwide/librbd-direct, a verdict (below / at / above / inconclusive,
+# from the rounds' extremes), and the model's predicted ops/s against the measured for every row
+# (bench/scripts/rbd_report.py says what the model leaves out). All of it is in --json too, and the rounds in
+# FILE.tsv beside it.
 #
 # --baseline-jar JAR adds a row "hw-base": a second `hostwide serve` from JAR on an image of its own, driven like the
 # hostwide row in the same rotation, so before/after come from one run (the summary adds hw/base).
@@ -38,6 +48,9 @@
 # bytes in and out, mean op latency), the kinds of op among its `dump_historic_ops` of the round (history raised to
 # 1,000 ops; e.g. "rbd_data write <=4K", "rbd_header call lock.get_info"), and for the hostwide rows the commands
 # that reached the backstore (`stats` of the serve admin socket). All taken outside the CPU-measured window.
+# --thread-detail: for the gateway rows, CPU per op and voluntary context switches (hand-offs: each is a later wake-up)
+# per op of each group of the gateway's threads (librbd's msgr-worker and io_context_pool, our rbd-poll and iscsi-conn,
+# tgtd's), from /proc/PID/task around every round (bench/scripts/rbd_threads.py), printed per round and as medians.
 # --hw-ceph-opt 'KEY = VALUE' (repeatable) adds a [client] line to a copy of the conf that only the hostwide row's
 # serve uses (e.g. 'rbd cache = false'), to try a client option on hostwide alone.
 #
@@ -54,7 +67,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib.sh
 source "$root/bench/scripts/lib.sh"
-quick=0 rounds="" secs="" json="" jar="" only="" conf="" pool="" basejar="" osd_detail=0 hw_opts=()
+quick=0 rounds="" secs="" json="" jar="" only="" conf="" pool="" basejar="" osd_detail=0 thread_detail=0 hw_opts=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -67,6 +80,7 @@ while [ $# -gt 0 ]; do
     --pool) pool=$2; shift ;;
     --baseline-jar) basejar=$2; shift ;;
     --osd-detail) osd_detail=1 ;;
+    --thread-detail) thread_detail=1 ;;
     --hw-ceph-opt) hw_opts+=("$2"); shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "rbd-vs.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -148,17 +162,24 @@ if [ ${#hw_opts[@]} -gt 0 ]; then
   echo "rbd-vs.sh: the hostwide row's client also has: ${hw_opts[*]}" >&2
 fi
 # serve_jar NAME JAR PORT IMAGE CONF: starts `hostwide serve` from JAR on 127.0.0.1:PORT exporting IMAGE as LUN 0
+# (IMAGE "-": a 1 GiB RAM LUN of the same block size instead, for the hop row)
 serve_jar() {
-  local name=$1 sjar=$2 port=$3 img=$4 sconf=$5
+  local name=$1 sjar=$2 port=$3 img=$4 sconf=$5 store mem=2g
+  if [ "$img" = - ]; then
+    store='{ "type": "ram", "size": "1g", "block_size": 512 }'
+    mem=3g # 2g leaves the RAM LUNs a budget of 768 MiB: the fill's last writes would fail for space
+  else
+    store="{ \"type\": \"rbd\", \"pool\": \"$pool\", \"image\": \"$img\", \"conf\": \"$sconf\", \"block_size\": 512 }"
+  fi
   cat >"$work/$name.json" <<EOF
 {
   "portals": ["127.0.0.1:$port"],
-  "backstores": { "rbd0": { "type": "rbd", "pool": "$pool", "image": "$img", "conf": "$sconf", "block_size": 512 } },
-  "targets": [ { "name": "$hiqn", "luns": [ { "lun": 0, "backstore": "rbd0" } ] } ]
+  "backstores": { "lun0": $store },
+  "targets": [ { "name": "$hiqn", "luns": [ { "lun": 0, "backstore": "lun0" } ] } ]
 }
 EOF
   # shellcheck disable=SC2046 # the option strings split into words on purpose
-  "$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory 2g) -jar "$sjar" serve --memory 2g \
+  "$JAVA" -XX:+UseParallelGC -Xss1m $(hostwide_memory_options serve --memory $mem) -jar "$sjar" serve --memory $mem \
     --config "$work/$name.json" --admin-socket "$work/$name.sock" >"$work/$name.log" 2>&1 & pids+=($!)
   disown $!
   wait_port "$port" || { echo "hostwide serve ($name) did not start: $(tail "$work/$name.log")" >&2; exit 1; }
@@ -174,6 +195,14 @@ if [ -n "$basejar" ]; then
   url[hw-base]="iscsi://127.0.0.1:$bport/$hiqn/0" image[hw-base]=$bimg sock[hw-base]="$work/hw-base.sock"
   gw_pid[hw-base]=${pids[-1]}; rows+=(hw-base)
 fi
+# The hop row: the iSCSI hop alone (a RAM LUN behind the same serve and clients), filled like the images so that
+# reads copy data rather than zero-fill never-written pages
+pport=$(pick_port "$tport" "$hport" "$bport")
+serve_jar hop "$jar" "$pport" - -
+url[hop]="iscsi://127.0.0.1:$pport/$hiqn/0" sock[hop]="$work/hop.sock" gw_pid[hop]=${pids[-1]}; rows+=(hop)
+"$JAVA" -XX:+UseParallelGC -XX:TieredStopAtLevel=1 -jar "$jar" bench --device "iscsi:url=${url[hop]}" --rw=write \
+  --bs=1m --iodepth=4 --size=1g --json >"$work/fill.log" 2>&1 \
+  || { echo "rbd-vs.sh: filling the hop row's RAM LUN failed: $(tail -5 "$work/fill.log")" >&2; exit 1; }
 for t in "${rows[@]:2}"; do
   b=$(iscsi-readcapacity16 "${url[$t]}" | awk -F: '/LOGICAL BLOCK LENGTH/ {print $2+0}')
   [ "$b" = 512 ] || { echo "rbd-vs.sh: $t: block length '$b', expected 512" >&2; exit 1; }
@@ -207,7 +236,20 @@ run() {
         *)
           timed timeout -k 5 "$limit" "$JAVA" -XX:+UseParallelGC -XX:TieredStopAtLevel=1 -jar "$jar" bench --device "iscsi:url=${url[$t]}" --rw="$rw" \
             --bs="$bs" --iodepth="$qd" --runtime="${dur}s" --json >"$out" 2>&1 || { cat "$out" >&2; return 1; }
-          python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["write"]["iops"] + r["read"]["iops"] if r["errors"] == 0 else 0)' "$out" ;;
+          # the client's CPU: its own account of the process while the jobs ran (cpu.ns_per_io), not the whole JVM's
+          # (in 3 s rounds the whole JVM used 1.7-2.5 s of CPU whether it wrote 4,000 or 417,000 blocks: start-up, JIT,
+          # login; charged per op that was 270-600 us at 1-2K writes/s)
+          python3 - "$out" "$dur" "$work/client.cpu" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ops = r["write"]["iops"] + r["read"]["iops"]
+ns = r.get("cpu", {}).get("ns_per_io", -1)
+if ns >= 0:
+    with open(sys.argv[3], "w") as f:
+        f.write(f"{ns * ops * float(sys.argv[2]) / 1e9} 0\n")
+print(ops if r["errors"] == 0 else 0)
+PY
+          ;;
       esac ;;
   esac
 }
@@ -226,6 +268,7 @@ fi
 
 results="$work/results.tsv"; : >"$results"
 detail="$work/osd-detail.tsv"; : >"$detail"
+threads="$work/threads.tsv"; : >"$threads"
 osd_asok=""
 if [ "$osd_detail" = 1 ]; then
   osd_asok=$(ls "$cluster"/run/osd.*.asok 2>/dev/null | head -1)
@@ -264,11 +307,21 @@ for c in "${cells[@]}"; do
     for k in $(seq 0 $((nrows - 1))); do
       t=${rows[$(( (k + r - 1) % nrows ))]}
       if [ "$osd_detail" = 1 ]; then osd_ask perf dump >"$work/perf0.json"; s0=$(hw_stats "$t"); fi
+      [ "$thread_detail" = 0 ] || [ -z "${gw_pid[$t]}" ] || python3 "$root/bench/scripts/rbd_threads.py" snap "${gw_pid[$t]}" >"$work/thr0"
       t0=$(date +%s.%N)
-      o0=$(cpu_ticks "$osd_pid") g0=$(cpu_ticks "${gw_pid[$t]}")
+      # the hop row has no OSD: its OSD figure would be the OSD's idle CPU, not a cost of the row
+      opid=$osd_pid; [ "$t" != hop ] || opid=""
+      o0=$(cpu_ticks "$opid") g0=$(cpu_ticks "${gw_pid[$t]}")
       v=$(run "$t" "$rw" "$bs" "$qd") || v=0
-      o1=$(cpu_ticks "$osd_pid") g1=$(cpu_ticks "${gw_pid[$t]}")
+      o1=$(cpu_ticks "$opid") g1=$(cpu_ticks "${gw_pid[$t]}")
       t1=$(date +%s.%N)
+      if [ "$thread_detail" = 1 ] && [ -n "${gw_pid[$t]}" ]; then
+        python3 "$root/bench/scripts/rbd_threads.py" snap "${gw_pid[$t]}" >"$work/thr1"
+        tg=$(python3 "$root/bench/scripts/rbd_threads.py" round "$work/thr0" "$work/thr1" \
+          "$(awk -v v="$v" -v s="$secs" 'BEGIN {print v * s}')" "$ticks")
+        printf "%s\t%s\t%s\t%s\n" "$name" "$t" "$r" "$tg" >>"$threads"
+        printf "  %-18s %-13s round %d: threads (us/op / switches/op) %s\n" "$name" "$t" "$r" "$(tr ';' ' ' <<<"$tg")" >&2
+      fi
       if [ "$osd_detail" = 1 ]; then
         osd_ask perf dump >"$work/perf1.json"; s1=$(hw_stats "$t")
         # a sample only, and slow to format (a 5,000-op history took over 60 s here): lost samples are not fatal
@@ -283,7 +336,7 @@ for c in "${cells[@]}"; do
       fi
       # CPU microseconds per operation: OSD, gateway, client (ops = ops/s x seconds of the measured run)
       cpu=$(awk -v v="$v" -v s="$secs" -v hz="$ticks" -v o=$((o1 - o0)) -v g=$((g1 - g0)) \
-        -v c="$(awk '{print $1 + $2}' "$work/client.cpu" 2>/dev/null || echo 0)" -v osd="$osd_pid" \
+        -v c="$(awk '{print $1 + $2}' "$work/client.cpu" 2>/dev/null || echo 0)" -v osd="$opid" \
         'BEGIN {n = v * s; if (n <= 0) n = 1; printf "%s\t%.0f\t%.0f", (osd == "" ? "-" : sprintf("%.0f", o / hz * 1e6 / n)), g / hz * 1e6 / n, c * 1e6 / n}')
       if [ "$(awk -v v="$v" 'BEGIN {print (v > 0)}')" != 1 ]; then
         echo "rbd-vs.sh: FAILED cell $name, row $t, round $r (result '$v'); see above" >&2; exit 1
@@ -294,53 +347,8 @@ for c in "${cells[@]}"; do
   done
 done
 
-python3 - "$results" "$secs" "$rounds" "$json" <<'EOF'
-import json, statistics, sys
-from collections import defaultdict
-path, secs, nrounds, out = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-vals, order, bsz, cpu = defaultdict(list), [], {}, defaultdict(list)
-for line in open(path):
-    cell, row, _, v, bs, osd, gw, client = line.rstrip("\n").split("\t")
-    if cell not in order:
-        order.append(cell)
-    vals[(cell, row)].append(float(v)); bsz[cell] = int(bs)
-    cpu[(cell, row)].append((None if osd == "-" else float(osd), float(gw), float(client)))
-rows = [r for r in ["librbd", "librbd-direct", "tgtd", "hostwide", "hw-base"] if any(k[1] == r for k in vals)]
-base = "hw-base" in rows
-def cpu_med(cell, row):
-    xs = cpu[(cell, row)]
-    osd = [x[0] for x in xs if x[0] is not None]
-    return {"osd": statistics.median(osd) if osd else None, "gateway": statistics.median(x[1] for x in xs),
-            "client": statistics.median(x[2] for x in xs)}
-def fmt(c):
-    o = c["osd"]
-    total = (o or 0) + c["gateway"] + c["client"]
-    return f"{'-' if o is None else f'{o:.0f}'}/{c['gateway']:.0f}/{c['client']:.0f}/{total:.0f}"
-print(f"medians of {nrounds} rounds x {secs}s (ops/s; MiB/s for 1 MiB cells); librbd = fio ioengine=rbd, "
-      "librbd-direct = the same with --direct=1 (rbd_cache off), gateways via iSCSI on loopback")
-w = max(9, max(len(r) for r in rows))
-print(f"{'cell':<18} " + " ".join(f"{r:>{w}}" for r in rows) + f" {'hw/librbd':>10} {'hw/direct':>10} {'hw/tgtd':>8}"
-      + (f" {'hw/base':>8} {'base/librbd':>11} {'base/direct':>11}" if base else ""))
-report = []
-for cell in order:
-    med = {r: statistics.median(vals[(cell, r)]) for r in rows}
-    scale = bsz[cell] / (1 << 20) if bsz[cell] >= (1 << 20) else 1
-    print(f"{cell:<18} " + " ".join(f"{med[r] * scale:>{w}.0f}" for r in rows)
-          + f" {med['hostwide'] / med['librbd']:>9.2f}x {med['hostwide'] / med['librbd-direct']:>9.2f}x"
-          + f" {med['hostwide'] / med['tgtd']:>7.2f}x"
-          + (f" {med['hostwide'] / med['hw-base']:>7.2f}x {med['hw-base'] / med['librbd']:>10.2f}x"
-             f" {med['hw-base'] / med['librbd-direct']:>10.2f}x" if base else ""))
-    report.append({"cell": cell, "block_size": bsz[cell], "rounds": {r: vals[(cell, r)] for r in rows},
-                   "median_ops": med, "ratio_librbd": med["hostwide"] / med["librbd"],
-                   "ratio_librbd_direct": med["hostwide"] / med["librbd-direct"],
-                   "ratio_tgtd": med["hostwide"] / med["tgtd"],
-                   **({"ratio_base": med["hostwide"] / med["hw-base"]} if base else {}),
-                   "cpu_us_per_op": {r: cpu_med(cell, r) for r in rows}})
-print("CPU microseconds per operation (medians; osd / gateway / client / sum)")
-for cell in order:
-    print(f"{cell:<18} " + "  ".join(f"{r} {fmt(cpu_med(cell, r))}" for r in rows))
-if out:
-    with open(out, "w") as f:
-        json.dump({"secs": int(secs), "rounds": int(nrounds), "cells": report}, f, indent=1)
-EOF
+python3 "$root/bench/scripts/rbd_report.py" "$results" "$secs" "$rounds" "$(nproc)" "$json"
+# the rounds themselves beside the JSON, so the report can be run again (bench/scripts/rbd_report.py FILE.tsv ...)
+[ -z "$json" ] || cp "$results" "${json%.json}.tsv"
 [ "$osd_detail" = 0 ] || python3 "$root/bench/scripts/rbd-osd-detail.py" summary "$detail"
+[ "$thread_detail" = 0 ] || python3 "$root/bench/scripts/rbd_threads.py" summary "$threads"
