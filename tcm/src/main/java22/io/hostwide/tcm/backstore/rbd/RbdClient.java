@@ -98,7 +98,9 @@ record RbdClient(MemorySegment cluster, MemorySegment ioctx, MemorySegment image
 
     /**
      * Removes {@code address} from the OSD blocklist ({@code osd blocklist rm}, a monitor command; needs the mon
-     * capability for it). An address that is not listed is fine: the monitors answer success for it too.
+     * capability for it). An address that is not listed is fine: the monitors answer success for it too. A client
+     * connected a moment ago can be answered EPERM "wrong fsid" (Ceph 16: the command left before the client had
+     * the cluster's fsid; seen in CI right after a reopen), so that answer is retried a few times first.
      */
     static void unblocklist(MemorySegment cluster, String spec, String address) {
         String json = "{\"prefix\": \"osd blocklist\", \"blocklistop\": \"rm\", \"addr\": \"" + address + "\"}";
@@ -107,13 +109,27 @@ record RbdClient(MemorySegment cluster, MemorySegment ioctx, MemorySegment image
             cmd.set(ADDRESS, 0, arena.allocateFrom(json));
             MemorySegment outs = arena.allocate(ADDRESS);
             MemorySegment outsLen = arena.allocate(JAVA_LONG);
-            int r = monCommand(cluster, cmd, outs, outsLen);
-            String status = "";
-            MemorySegment s = outs.get(ADDRESS, 0);
-            if (!s.equals(MemorySegment.NULL)) {
-                status = new String(s.reinterpret(outsLen.get(JAVA_LONG, 0)).toArray(JAVA_BYTE),
-                        StandardCharsets.UTF_8).strip();
-                Native.v(LibRbd.RADOS_BUFFER_FREE, s);
+            int r;
+            String status;
+            for (int attempt = 1; ; attempt++) {
+                r = monCommand(cluster, cmd, outs, outsLen);
+                status = "";
+                MemorySegment s = outs.get(ADDRESS, 0);
+                if (!s.equals(MemorySegment.NULL)) {
+                    status = new String(s.reinterpret(outsLen.get(JAVA_LONG, 0)).toArray(JAVA_BYTE),
+                            StandardCharsets.UTF_8).strip();
+                    Native.v(LibRbd.RADOS_BUFFER_FREE, s);
+                    outs.set(ADDRESS, 0, MemorySegment.NULL);
+                }
+                if (r != -Errno.EPERM || !status.contains("wrong fsid") || attempt == 5) {
+                    break;
+                }
+                try {
+                    Thread.sleep(100L * attempt);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
             }
             if (r < 0) {
                 LOG.warning(spec + ": removing this gateway's fenced address " + address + " from the OSD blocklist"
