@@ -241,7 +241,7 @@ if sys.argv[2] == "1": # sender (host) and receiver (remote) CPU, percent of one
 }
 ticks=$(getconf CLK_TCK)
 cpu_s() { # utime + stime of a process, all its threads, in seconds; then its read and write syscalls so far
-  awk -v t="$ticks" '{sub(/^.*\) /, ""); printf "%s ", ($12 + $13) / t}' "/proc/$1/stat"
+  awk -v c="$(proc_cpu_ticks "$1")" -v t="$ticks" 'BEGIN {printf "%s ", c / t}'
   awk '/^syscr:/ {r = $2} /^syscw:/ {w = $2} END {print r, w}' "/proc/$1/io"
 }
 start_stress() { stress-ng --cpu "$(nproc)" --timeout 0 >"$work/stress.log" 2>&1 & stress=$!; sleep 1; }

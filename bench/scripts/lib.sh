@@ -50,3 +50,10 @@ for _ in range(200):
 raise SystemExit("pick_tgtd_index: no free tgtd control-socket index in 200 tries")
 PY
 }
+
+# proc_cpu_ticks PID: utime + stime of the process, all its threads, in clock ticks (`getconf CLK_TCK` a second);
+# 0 when PID is empty or the process is gone. Fields counted after the ")" that ends the command name, which may
+# hold spaces.
+proc_cpu_ticks() {
+  { [ -n "$1" ] && awk '{sub(/^.*\) /, ""); print $12 + $13}' "/proc/$1/stat" 2>/dev/null; } || echo 0
+}

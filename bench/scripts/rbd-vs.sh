@@ -210,8 +210,6 @@ done
 nrows=${#rows[@]}
 osd_pid=$(cat "$(dirname "$conf")"/run/osd.*.pid 2>/dev/null | head -1 || true)
 ticks=$(getconf CLK_TCK)
-# cpu_ticks PID: utime + stime of all the process's threads, in clock ticks (0 without a PID)
-cpu_ticks() { [ -n "$1" ] && awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 
 # timed COMMAND...: runs it, leaving its (and its children's) user + system seconds in $work/client.cpu
 timed() { /usr/bin/time -f "%U %S" -o "$work/client.cpu" "$@"; }
@@ -311,9 +309,9 @@ for c in "${cells[@]}"; do
       t0=$(date +%s.%N)
       # the hop row has no OSD: its OSD figure would be the OSD's idle CPU, not a cost of the row
       opid=$osd_pid; [ "$t" != hop ] || opid=""
-      o0=$(cpu_ticks "$opid") g0=$(cpu_ticks "${gw_pid[$t]}")
+      o0=$(proc_cpu_ticks "$opid") g0=$(proc_cpu_ticks "${gw_pid[$t]}")
       v=$(run "$t" "$rw" "$bs" "$qd") || v=0
-      o1=$(cpu_ticks "$opid") g1=$(cpu_ticks "${gw_pid[$t]}")
+      o1=$(proc_cpu_ticks "$opid") g1=$(proc_cpu_ticks "${gw_pid[$t]}")
       t1=$(date +%s.%N)
       if [ "$thread_detail" = 1 ] && [ -n "${gw_pid[$t]}" ]; then
         python3 "$root/bench/scripts/rbd_threads.py" snap "${gw_pid[$t]}" >"$work/thr1"

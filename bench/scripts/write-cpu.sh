@@ -86,7 +86,7 @@ if [ -n "$base" ]; then serve hostwide-base "$base" "$bport"; targets+=(hostwide
 
 ticks=$(getconf CLK_TCK)
 cpu_ns() { # utime + stime of a process, all threads, in ns
-  awk -v t="$ticks" '{sub(/^.*\) /, ""); print ($12 + $13) * 1e9 / t}' "/proc/$1/stat"
+  awk -v c="$(proc_cpu_ticks "$1")" -v t="$ticks" 'BEGIN {print c * 1e9 / t}'
 }
 echo "write-cpu.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar${base:+, baseline $base}" >&2
 results="$work/results.tsv"; : >"$results"
