@@ -189,9 +189,62 @@ class GatewayHandoverTest {
     }
 
     /**
+     * A holder slower to let the lock go than the asking gateway's release timeout (its admitted write runs on; on a
+     * loaded host rbd_lock_release too can take seconds) is alive: it acknowledged the request at once, so it is
+     * waited for, not fenced, and Active/Optimized stays where it was, with no unit attention on either gateway (a
+     * break here failed libiscsi's MultipathIO.Simple in CI with ASYMMETRIC ACCESS STATE CHANGED).
+     */
+    @Test
+    void aHolderSlowerThanTheReleaseTimeoutIsWaitedForNotFenced() throws Exception {
+        InMemoryReservationStore cluster = new InMemoryReservationStore();
+        GatewayAluaTest.FakeImage image = new GatewayAluaTest.FakeImage();
+        GatedBackstore gated = new GatedBackstore(Harness.BLOCKS * Harness.BLOCK, Harness.BLOCK);
+        try (AluaGateway a = new AluaGateway(cluster, image, "gw-a", 1, gated);
+             AluaGateway b = new AluaGateway(cluster, image, "gw-b", 2)) {
+            a.alua.poll();
+            b.alua.poll();
+            for (AluaGateway x : List.of(a, b)) {
+                x.alua.releaseTimeout(java.time.Duration.ofMillis(100));
+                x.alua.lendBound(java.time.Duration.ofMinutes(10)); // the holder's own writes end the wait
+            }
+            Gateway.Path pa = a.g.open("iqn.2026-12.io.hostwide:host1");
+            Gateway.Path pb = b.g.open("iqn.2026-12.io.hostwide:host2");
+            pa.drainUnitAttentions();
+            pb.drainUnitAttentions();
+            CompletableFuture<TestFabric.Result> onA = a.g.fabric.start(pa.session(), LunAddress.encode(0),
+                    Harness.write10(7, 1), TaskAttribute.SIMPLE, Harness.BLOCK, TargetCommand.DIR_WRITE,
+                    Harness.pattern(Harness.BLOCK, 7));
+            assertThat(gated.nextArrival()).as("A's write is in the backstore").isEqualTo(7);
+            CompletableFuture<TestFabric.Result> onB = CompletableFuture.supplyAsync(pb::write);
+            for (int i = 0; i < 2000 && a.alua.owner(); i++) {
+                Thread.sleep(5);
+            }
+            assertThat(a.alua.owner()).as("A was asked for the lock").isFalse();
+            Thread.sleep(500); // five release timeouts with A's write still running
+            assertThat(onB).as("B's write still waits for the lock").isNotDone();
+            assertThat(image.breaks).as("A acknowledged: not fenced").isZero();
+            gated.hold = false;
+            gated.release(1);
+            assertThat(onA.get(30, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(onB.get(30, TimeUnit.SECONDS).status()).isEqualTo(ScsiStatus.GOOD);
+            assertThat(b.alua.owner()).isTrue();
+            assertThat(image.breaks).as("handed over, nobody fenced").isZero();
+            a.alua.poll();
+            b.alua.poll();
+            for (AluaGateway x : List.of(a, b)) {
+                assertThat(x.state(1)).as("Active/Optimized stays with the recorded owner")
+                        .isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
+                assertThat(x.state(2)).isEqualTo(AluaAccessState.ACTIVE_NON_OPTIMIZED);
+            }
+            assertThat(pa.drainUnitAttentions()).as("no state changed: no unit attention").isEmpty();
+            assertThat(pb.drainUnitAttentions()).isEmpty();
+        }
+    }
+
+    /**
      * A holder whose watch is already gone (a gateway dead longer than its watch timeout) acknowledges nothing and
-     * the notify waits for nobody: the lock, still held after the release timeout, is broken and the taker records
-     * itself as the owner.
+     * the notify waits for nobody: the lock, still held after the lend bound, is broken and the taker records itself
+     * as the owner.
      */
     @Test
     void aLockHeldByAClientNoLongerWatchingIsBrokenAfterTheReleaseTimeout() throws Exception {
@@ -206,6 +259,7 @@ class GatewayHandoverTest {
             Gateway.Path pb = b.g.open("iqn.2026-12.io.hostwide:host2");
             pb.drainUnitAttentions();
             b.alua.releaseTimeout(java.time.Duration.ofMillis(50));
+            b.alua.lendBound(java.time.Duration.ofMillis(50));
             assertThat(pb.write().status()).isEqualTo(ScsiStatus.GOOD);
             assertThat(image.breaks).isEqualTo(1);
             assertThat(image.table).containsEntry(GatewayAlua.OWNER_KEY, "2");

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -41,12 +42,14 @@ import java.util.logging.Logger;
  * writes there); a write through a non-optimized gateway borrows the lock without a state change. Active/Non-optimized
  * must process every command (SPC-4 §5.15.2.3), so such a write is parked (not failed, and without holding the
  * submitting thread): this gateway asks the holder, through the LU's reservation store's notify
- * ({@link LuEvent.Kind#RELEASE}), to hand the lock over; the holder stops admitting writes, waits for the ones it
- * admitted to end, releases the lock (librbd flushes its writes in flight first) and acknowledges; this gateway takes
- * the free lock without fencing anyone and runs every parked write. The states do not change (no ASYMMETRIC ACCESS
- * STATE CHANGED), and the owner takes the lock back the same way at its next write. Only when the holder does not
- * answer within {@link #DEFAULT_RELEASE_TIMEOUT} (dead, cut off from RADOS; the store's notify then fences it), the
- * lock is still held that long after an acknowledged ask (a holder whose watch already expired), or there is no store ({@code "reservations": "local"}) does this gateway break the lock, which fences the holder
+ * ({@link LuEvent.Kind#RELEASE}), to hand the lock over; the holder stops admitting writes and acknowledges at once
+ * (it is alive), then waits for the writes it admitted to end and releases the lock (librbd flushes its writes in
+ * flight first); this gateway takes the free lock without fencing anyone and runs every parked write. The states do
+ * not change (no ASYMMETRIC ACCESS STATE CHANGED), and the owner takes the lock back the same way at its next write.
+ * Only when the holder does not acknowledge within {@link #DEFAULT_RELEASE_TIMEOUT} (dead, frozen, cut off from
+ * RADOS; the store's notify then fences it), the lock is still held {@link #DEFAULT_LEND_BOUND} after an
+ * acknowledged ask (a holder stuck in its release, or one whose watch already expired), or there is no store ({@code
+ * "reservations": "local"}) does this gateway break the lock, which fences the holder
  * (librbd blocklists it), and record itself as the owner: Active/Optimized moves here, TRANSITIONING while it moves,
  * with the unit attention on the other nexuses. A parked write ends NOT READY / ASYMMETRIC ACCESS STATE TRANSITION
  * (04h/0Ah, SPC-4 §5.15.2.5) only when its bound ({@link #DEFAULT_WRITE_WAIT}) passes or the takeover fails, and at
@@ -134,12 +137,29 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     /** Writes that may wait at once per LU; beyond, a write ends 04h/0Ah at once. */
     static final int MAX_PARKED_WRITES = 1024;
     /**
-     * How long the holder has to hand the lock over before it is fenced and its lock broken: a live holder releases
-     * within milliseconds (it waits for its admitted writes, then librbd flushes); a dead or frozen one never
-     * answers, and this is what a failover pays for asking first.
+     * How long the holder has to acknowledge a handover request before it is fenced and its lock broken: a live
+     * holder acknowledges within milliseconds (and releases after its admitted writes, within {@link
+     * #DEFAULT_LEND_BOUND}); a dead or frozen one never answers, and this is what a failover pays for asking first.
      */
     public static final Duration DEFAULT_RELEASE_TIMEOUT = Duration.ofSeconds(2);
     private volatile Duration releaseTimeout = DEFAULT_RELEASE_TIMEOUT;
+    /**
+     * How long a holder that acknowledged a handover request may take to release the lock before the asking gateway
+     * breaks it anyway (at least the release timeout): the holder is alive, and on a loaded host its admitted writes
+     * and librbd's flush of them can take seconds; breaking it would fence a live gateway and move
+     * Active/Optimized, a unit attention on every nexus. Below {@link #DEFAULT_WRITE_WAIT}, so that the writes
+     * parked for the lock still run after such a break.
+     */
+    public static final Duration DEFAULT_LEND_BOUND = Duration.ofSeconds(6);
+    /**
+     * Set while this gateway hands the lock over (from the request until {@code rbd_lock_release} returned): the lock
+     * is still this client's, but neither a poll nor a takeover of this gateway may publish it as owned. Written
+     * under this object's monitor.
+     */
+    private volatile boolean lending;
+    private volatile Duration lendBound = DEFAULT_LEND_BOUND;
+    /** Runs the handovers this gateway was asked for, off the store's delivery thread (see {@link #event}). */
+    private final ExecutorService lender;
     /** Handovers at least this long are logged (INFO), with their time: what the release timeout must exceed. */
     private static final long SLOW_HANDOVER_MILLIS = 100;
     /** Pause between handover attempts when the lock was handed over but another gateway took it first. */
@@ -156,6 +176,11 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
         this.localPorts = List.copyOf(localPorts);
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gateway-alua-" + device.name());
+            t.setDaemon(true);
+            return t;
+        });
+        this.lender = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "gateway-lend-" + device.name());
             t.setDaemon(true);
             return t;
         });
@@ -229,7 +254,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
             }
             boolean own;
             try {
-                own = ownership.isOwner();
+                own = !lending && ownership.isOwner(); // a lock being handed over is not published as owned
             } catch (IOException e) {
                 own = false;
             }
@@ -512,8 +537,10 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
         SharedReservations sr = device.reservations().shared();
         boolean forced = false;
         while (true) {
-            // the bound restarts with every round: a live gateway that just got the lock is asked, never broken
-            forced |= obtain(record, sr, System.nanoTime() + releaseTimeout.toNanos());
+            while (lending) { // this gateway is handing the lock over: take it back once that has ended
+                sleepQuietly(RETRY_MILLIS);
+            }
+            forced |= obtain(record, sr);
             if (forced || record) {
                 try {
                     ownership.put(OWNER_KEY, Integer.toString(local.id()));
@@ -526,7 +553,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
                 // Still the holder? A handover asked between the take (or obtain's isOwner) and this hold ran
                 // event() first, which released the lock: publishing owner now would admit writes to a lock another
                 // gateway holds (librbd answers them EROFS: the conformance run's COMPARE AND WRITEs). Ask again.
-                if (ownership.isOwner()) {
+                if (!lending && ownership.isOwner()) {
                     apply(true, ao);
                     parked.admitAll(); // in the same hold: a handover asked meanwhile waits for these writes
                     break;
@@ -549,27 +576,55 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
 
     /**
      * Gets the lock unless this client holds it: asks the holder and takes the free lock, or breaks it (see
-     * {@link #takeLock}); true when it broke the lock.
+     * {@link #takeLock}); true when it broke the lock. A holder that does not acknowledge within the release timeout
+     * (dead, frozen, cut off from RADOS: the store's notify fences it) is broken at once; one that acknowledged is
+     * alive and releasing, and is asked again every {@link #RETRY_MILLIS} until the lock is free, broken only when it
+     * still holds the lock {@link #lendBound()} after its first acknowledgement (a holder whose watch already expired
+     * acknowledges nothing and holds on: it ends there too).
      */
-    private boolean obtain(boolean record, SharedReservations sr, long breakAt) throws IOException {
+    private boolean obtain(boolean record, SharedReservations sr) throws IOException {
+        long firstAck = 0;
         while (!ownership.isOwner()) {
             boolean free = !ownership.anyOwner();
-            boolean handedOver = sr != null
+            boolean acknowledged = sr != null
                     && (free || sr.broadcast(LuEvent.Kind.RELEASE, local.id(), releaseTimeout));
-            if (handedOver && ownership.tryTake()) {
+            if (acknowledged && ownership.tryTake()) {
                 return false;
             }
-            if (!handedOver || (!free && System.nanoTime() - breakAt > 0)) {
+            if (!acknowledged) {
                 ownership.take(); // the holder is silent (and fenced by the store's notify), gone, or no store
                 return true;
             }
+            if (!free) {
+                long now = System.nanoTime();
+                if (firstAck == 0) {
+                    firstAck = now;
+                } else if (now - firstAck - lendBound().toNanos() > 0) {
+                    LOG.warning(device.name() + ": the holder of " + ownership.identity() + " acknowledged the"
+                            + " handover but still holds it after " + lendBound().toMillis() + " ms; breaking it");
+                    ownership.take();
+                    return true;
+                }
+            } else {
+                firstAck = 0; // handed over, but another gateway took it first: that one is asked from now on
+            }
             if (!record && parked.isEmpty()) {
-                throw new IOException("the lock was handed over but another gateway took it first");
+                throw new IOException("no write waits for " + ownership.identity() + " any more");
             }
             sleepQuietly(RETRY_MILLIS);
         }
         return false;
     }
+
+    /** How long a holder that acknowledged a handover has to release the lock: at least the release timeout. */
+    private Duration lendBound() {
+        Duration r = releaseTimeout;
+        Duration l = lendBound;
+        return r.compareTo(l) > 0 ? r : l;
+    }
+
+    /** Sets how long an acknowledging holder has to release the lock (tests); at least the release timeout counts. */
+    public void lendBound(Duration d) { this.lendBound = d; }
 
     /**
      * The recorded owner's group; when the table cannot be read, the group last published Active/Optimized (a
@@ -585,43 +640,70 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     }
 
     /**
-     * Another gateway's event: a handover request. When this gateway holds the lock it stops admitting writes
-     * (new ones park and will ask for the lock back), waits (at most {@link #releaseTimeout}) for the writes it
-     * admitted to end, releases the lock (librbd finishes the writes in flight first) and returns, which
-     * acknowledges the notify. On the reservation store's delivery thread.
+     * Another gateway's event: a handover request. When this gateway holds the lock it stops admitting writes (new
+     * ones park and will ask for the lock back) and returns at once, which acknowledges the notify: the asking gateway
+     * then knows the holder is alive and waits for the lock instead of breaking it. The handover itself runs on the
+     * lender thread ({@link #lend}). On the reservation store's delivery thread.
+     *
+     * <p>Why acknowledge before releasing: the release waits for the writes this gateway admitted and for librbd to
+     * finish them, which on a loaded host can outlast the release timeout; a requester whose notify timed out would
+     * fence this live gateway and move Active/Optimized (ASYMMETRIC ACCESS STATE CHANGED on every nexus of both).
      */
     private void event(LuEvent e) {
         if (e.kind() != LuEvent.Kind.RELEASE || e.code() == local.id()) {
             return;
         }
-        // the monitor for the whole handover: a poll that read "owner" before it must not publish it after
+        // under the monitor: a poll or takeover that read "owner" before this must not publish it after (both check
+        // lending under the same monitor)
         synchronized (this) {
-            if (!owner || closed) {
+            if (!owner || closed || lending) {
                 return;
             }
             owner = false; // volatile: writes admitted after this park instead of reaching a lock we let go
-            long asked = System.nanoTime();
-            long deadline = System.nanoTime() + releaseTimeout.toNanos() / 2;
-            while (writers.get() > 0 && System.nanoTime() - deadline < 0) {
-                LockSupport.parkNanos(100_000); // the admitted writes complete on the backstore's threads
+            lending = true;
+        }
+        long asked = System.nanoTime();
+        try {
+            lender.execute(() -> lend(e.code(), asked));
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            synchronized (this) {
+                lending = false; // close() releases the lock itself
             }
-            if (writers.get() > 0) {
-                LOG.warning(device.name() + ": " + writers.get() + " admitted write(s) still running after "
-                        + releaseTimeout.toMillis() / 2 + " ms; handing " + ownership.identity() + " over anyway");
-            }
+        }
+    }
+
+    /**
+     * The handover asked at {@code asked}: waits (at most half the {@link #lendBound()}) for the writes this gateway
+     * admitted to end, then releases the lock (librbd finishes the writes in flight first). On the lender thread.
+     */
+    private void lend(int to, long asked) {
+        long deadline = asked + lendBound().toNanos() / 2;
+        while (writers.get() > 0 && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(100_000); // the admitted writes complete on the backstore's threads
+        }
+        synchronized (this) {
             try {
+                if (closed) {
+                    return; // close() released the lock
+                }
+                if (writers.get() > 0) {
+                    LOG.warning(device.name() + ": " + writers.get() + " admitted write(s) still running after "
+                            + lendBound().toMillis() / 2 + " ms; handing " + ownership.identity() + " over anyway");
+                }
                 ownership.release();
                 long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
                 if (ms >= SLOW_HANDOVER_MILLIS) {
-                    LOG.info(device.name() + ": lent " + ownership.identity() + " to port group " + e.code() + " in "
-                            + ms + " ms (slow handover: writes in flight, then rbd_lock_release)");
+                    LOG.info(device.name() + ": lent " + ownership.identity() + " to port group " + to + " in " + ms
+                            + " ms (slow handover: writes in flight, then rbd_lock_release)");
                 } else {
-                    LOG.fine(() -> device.name() + ": lent " + ownership.identity() + " to port group " + e.code()
-                            + " in " + ms + " ms");
+                    LOG.fine(() -> device.name() + ": lent " + ownership.identity() + " to port group " + to + " in "
+                            + ms + " ms");
                 }
-            } catch (IOException ex) {
-                LOG.warning(device.name() + ": cannot hand " + ownership.identity() + " to port group " + e.code()
-                        + ": " + ex.getMessage() + " (it will break the lock)");
+            } catch (IOException | RuntimeException ex) {
+                LOG.warning(device.name() + ": cannot hand " + ownership.identity() + " to port group " + to + ": "
+                        + ex.getMessage() + " (it will break the lock)");
+            } finally {
+                lending = false;
             }
         }
     }
@@ -662,12 +744,17 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
             sr.listener(null);
         }
         thread.shutdownNow();
+        lender.shutdown(); // a handover under way ends (it releases the lock); none starts any more
         try {
             // a takeover under way calls into the image (lock break/acquire, metadata): it must end before this
             // gateway leaves the table and before the backstore closes the image under it (librbd aborts the
             // process on a call into an image being closed)
             if (!thread.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
                 LOG.warning(device.name() + ": a takeover of " + ownership.identity() + " still runs after "
+                        + CLOSE_WAIT_SECONDS + " s; leaving the shared table anyway");
+            }
+            if (!lender.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warning(device.name() + ": a handover of " + ownership.identity() + " still runs after "
                         + CLOSE_WAIT_SECONDS + " s; leaving the shared table anyway");
             }
         } catch (InterruptedException e) {
