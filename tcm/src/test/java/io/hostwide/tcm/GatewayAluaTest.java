@@ -209,6 +209,30 @@ class GatewayAluaTest {
         }
     }
 
+    /**
+     * The second gateway comes up while the first already serves initiators: its group appears on the first in the
+     * state it has (Active/Non-optimized), which is no change of state for any nexus, so no unit attention (one here
+     * failed libiscsi's MultipathIO.Simple, whose sessions log in as soon as both gateways listen).
+     */
+    @Test
+    void aGatewayThatComesUpLaterRaisesNoUnitAttentionOnTheFirst() {
+        FakeImage image = new FakeImage();
+        try (Gw a = new Gw(image, "gw-a", 1, GatewayAlua.Mode.IMPLICIT)) {
+            a.alua.poll();
+            assertThat(a.alua.owner()).isTrue();
+            a.nexus.drainUnitAttentions();
+            try (Gw b = new Gw(image, "gw-b", 2, GatewayAlua.Mode.IMPLICIT)) {
+                a.alua.poll();
+                assertThat(a.state(2)).as("gw-b's group, learnt from the table").isEqualTo(
+                        AluaAccessState.ACTIVE_NON_OPTIMIZED);
+                assertThat(a.state(1)).isEqualTo(AluaAccessState.ACTIVE_OPTIMIZED);
+                assertThat(a.nexus.drainUnitAttentions()).as("no state changed for gw-a's initiators").isEmpty();
+                b.nexus.drainUnitAttentions(); // its own LUN's move into group 2 (INQUIRY DATA HAS CHANGED)
+                assertThat(b.rtpg()).as("REPORT TARGET PORT GROUPS alike on both gateways").isEqualTo(a.rtpg());
+            }
+        }
+    }
+
     @Test
     void implicitAWriteThroughTheNonOwnerMovesTheLockAndTheLoserIsTold() throws Exception {
         FakeImage image = new FakeImage();

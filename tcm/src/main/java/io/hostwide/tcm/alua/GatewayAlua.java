@@ -162,8 +162,12 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     private final ExecutorService lender;
     /** Handovers at least this long are logged (INFO), with their time: what the release timeout must exceed. */
     private static final long SLOW_HANDOVER_MILLIS = 100;
-    /** Pause between handover attempts when the lock was handed over but another gateway took it first. */
+    /** How often a takeover waiting for this gateway's own handover to end looks again. */
     private static final long RETRY_MILLIS = 20;
+    /** While the holder lets go, how often the asker looks whether the lock is free (rbd_lock_get_owners). */
+    private static final long WAIT_FREE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    /** How often the asker repeats its request while the lock is still held. */
+    private static final long ASK_AGAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private GatewayAlua(Device device, SharedOwnership ownership, TargetPortGroup local, String gatewayName,
                         Mode mode, List<Integer> localPorts) {
@@ -291,7 +295,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
                 if (own) {
                     prune(gateways);
                 }
-                addRemoteGroups(gateways);
+                addRemoteGroups(gateways, ownerGroup);
             }
             apply(own, ownerGroup);
         } catch (RuntimeException e) { // a scheduled task that throws is never run again
@@ -349,9 +353,12 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
 
     /**
      * The other gateways' groups, with their ports, as the table lists them; the groups of gateways that left the
-     * table (stopped cleanly, or pruned dead) are removed.
+     * table (stopped cleanly, or pruned dead) are removed. A group seen for the first time starts in the state this
+     * poll gives it ({@link #apply}), so its appearing raises no unit attention: the second gateway of a pair comes up
+     * after the first already serves initiators, whose nexuses would otherwise all get ASYMMETRIC ACCESS STATE CHANGED
+     * (seen: libiscsi's MultipathIO.Simple, started as soon as both gateways listened, failed its first WRITE(10)).
      */
-    private void addRemoteGroups(Map<Integer, GatewayTable.Entry> gateways) {
+    private void addRemoteGroups(Map<Integer, GatewayTable.Entry> gateways, int ownerGroup) {
         for (java.util.Iterator<Integer> it = remoteGroups.iterator(); it.hasNext(); ) {
             int id = it.next();
             TargetPortGroup g = alua.group(id);
@@ -370,7 +377,8 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
             TargetPortGroup g = alua.group(id);
             if (g == null) {
                 try {
-                    g = alua.addGroup(id, name);
+                    g = alua.addGroup(id, name, new AluaAccessState(stateOf(id, ownerGroup),
+                            AluaAccessState.STATUS_IMPLICIT, false));
                 } catch (IllegalArgumentException raced) {
                     g = alua.group(id);
                 }
@@ -396,7 +404,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
             if (g != local && g.remotePorts().isEmpty()) {
                 continue; // the device's default group and groups of no gateway
             }
-            int state = g != local && dead.contains(g.id()) ? AluaAccessState.OFFLINE
+            int state = g != local ? stateOf(g.id(), ownerGroup)
                     : g.id() == ownerGroup ? AluaAccessState.ACTIVE_OPTIMIZED : nonOwnerState();
             if (alua.transition(g, state)) {
                 LOG.info(device.name() + ": port group " + g.id() + " (" + g.name() + ") now " + stateName(state)
@@ -409,6 +417,12 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
             }
         }
         owner = own;
+    }
+
+    /** The state of another gateway's group {@code id}: Offline when its gateway is dead, else by ownership. */
+    private int stateOf(int id, int ownerGroup) {
+        return dead.contains(id) ? AluaAccessState.OFFLINE
+                : id == ownerGroup ? AluaAccessState.ACTIVE_OPTIMIZED : nonOwnerState();
     }
 
     @Override
@@ -526,11 +540,11 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
     }
 
     /**
-     * Handover, else break: asks the holder to release (it acknowledges once it has), takes the free lock; while
-     * another gateway wins the free lock, asks again, for as long as writes wait (or once, for STPG); breaks the
-     * lock (fencing the holder) when the holder did not acknowledge, when there is no store to ask through, or when
-     * the lock is still held {@link #releaseTimeout} after the first ask (a holder whose watch already expired
-     * cannot answer, and the notify finds nobody to wait for).
+     * Handover, else break: asks the holder to release (it acknowledges at once, then lets go), takes the free lock;
+     * while another gateway wins the free lock, asks that one, for as long as writes wait (or once, for STPG); breaks
+     * the lock (fencing the holder) when the holder did not acknowledge, when there is no store to ask through, or
+     * when the lock is still held {@link #lendBound()} after the first acknowledged ask (a holder stuck in its
+     * release; one whose watch already expired cannot answer, and the notify finds nobody to wait for).
      */
     private void takeLock(boolean record) throws IOException {
         long start = System.nanoTime();
@@ -551,7 +565,7 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
             int ao = forced || record ? local.id() : recordedOwner();
             synchronized (this) { // not in the middle of a handover this gateway is asked for (event)
                 // Still the holder? A handover asked between the take (or obtain's isOwner) and this hold ran
-                // event() first, which released the lock: publishing owner now would admit writes to a lock another
+                // event() first, which let the lock go: publishing owner now would admit writes to a lock another
                 // gateway holds (librbd answers them EROFS: the conformance run's COMPARE AND WRITEs). Ask again.
                 if (!lending && ownership.isOwner()) {
                     apply(true, ao);
@@ -578,40 +592,46 @@ public final class GatewayAlua implements SharedAccess, AutoCloseable {
      * Gets the lock unless this client holds it: asks the holder and takes the free lock, or breaks it (see
      * {@link #takeLock}); true when it broke the lock. A holder that does not acknowledge within the release timeout
      * (dead, frozen, cut off from RADOS: the store's notify fences it) is broken at once; one that acknowledged is
-     * alive and releasing, and is asked again every {@link #RETRY_MILLIS} until the lock is free, broken only when it
+     * alive and releasing: the lock is looked at every {@link #WAIT_FREE_NANOS} and the holder asked again every
+     * {@link #ASK_AGAIN_NANOS} until the lock is free, and it is broken only when it
      * still holds the lock {@link #lendBound()} after its first acknowledgement (a holder whose watch already expired
      * acknowledges nothing and holds on: it ends there too).
      */
     private boolean obtain(boolean record, SharedReservations sr) throws IOException {
         long firstAck = 0;
+        long lastAsk = 0;
         while (!ownership.isOwner()) {
-            boolean free = !ownership.anyOwner();
-            boolean acknowledged = sr != null
-                    && (free || sr.broadcast(LuEvent.Kind.RELEASE, local.id(), releaseTimeout));
-            if (acknowledged && ownership.tryTake()) {
-                return false;
-            }
-            if (!acknowledged) {
-                ownership.take(); // the holder is silent (and fenced by the store's notify), gone, or no store
+            if (!ownership.anyOwner()) {
+                if (ownership.tryTake()) {
+                    return false;
+                }
+                firstAck = 0; // handed over, but another gateway took it first: that one is asked from now on
+            } else if (sr == null) {
+                ownership.take(); // no store to ask through
                 return true;
-            }
-            if (!free) {
+            } else {
                 long now = System.nanoTime();
-                if (firstAck == 0) {
-                    firstAck = now;
+                if (firstAck == 0 || now - lastAsk >= ASK_AGAIN_NANOS) {
+                    // asked again now and then: a holder between its take and its publishing ignores the first
+                    if (!sr.broadcast(LuEvent.Kind.RELEASE, local.id(), releaseTimeout)) {
+                        ownership.take(); // the holder is silent (and fenced by the store's notify), or gone
+                        return true;
+                    }
+                    lastAsk = System.nanoTime();
+                    if (firstAck == 0) {
+                        firstAck = lastAsk;
+                    }
                 } else if (now - firstAck - lendBound().toNanos() > 0) {
                     LOG.warning(device.name() + ": the holder of " + ownership.identity() + " acknowledged the"
                             + " handover but still holds it after " + lendBound().toMillis() + " ms; breaking it");
                     ownership.take();
                     return true;
                 }
-            } else {
-                firstAck = 0; // handed over, but another gateway took it first: that one is asked from now on
             }
             if (!record && parked.isEmpty()) {
                 throw new IOException("no write waits for " + ownership.identity() + " any more");
             }
-            sleepQuietly(RETRY_MILLIS);
+            LockSupport.parkNanos(WAIT_FREE_NANOS); // then look at the lock again (one OSD read)
         }
         return false;
     }

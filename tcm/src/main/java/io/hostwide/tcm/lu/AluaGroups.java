@@ -58,11 +58,21 @@ public final class AluaGroups {
     }
 
     /** Adds a target port group with a new identifier (1..65535). */
-    public synchronized TargetPortGroup addGroup(int id, String name) {
+    public TargetPortGroup addGroup(int id, String name) {
+        return addGroup(id, name, AluaAccessState.INITIAL);
+    }
+
+    /**
+     * Adds a target port group with a new identifier (1..65535) that is in {@code initial} from the start: no nexus
+     * has seen it in another state, so its appearing is no ASYMMETRIC ACCESS STATE CHANGED (another gateway's group,
+     * learnt from the shared table, {@code io.hostwide.tcm.alua.GatewayAlua}).
+     */
+    public synchronized TargetPortGroup addGroup(int id, String name, AluaAccessState initial) {
         if (group(id) != null) {
             throw new IllegalArgumentException("target port group " + id + " exists on " + device.name());
         }
         TargetPortGroup g = new TargetPortGroup(id, name);
+        g.accessState(initial);
         groups.add(g);
         return g;
     }

@@ -51,7 +51,7 @@ final class ImageLock implements SharedOwnership {
      * Set when this client released the lock to hand it over, cleared when it takes it again: an EROFS then means
      * "not the lock holder now", not a fence (the backstore answers BUSY without reopening its client).
      */
-    private final java.util.concurrent.atomic.AtomicBoolean lent;
+    private final LendEpoch lent;
     private static final int RBD_LOCK_MODE_EXCLUSIVE = 0; // librbd.h rbd_lock_mode_t
     private static final int ERANGE = 34;
     private static final int EBUSY = 16;
@@ -92,7 +92,7 @@ final class ImageLock implements SharedOwnership {
      * @param onClientChange registers a listener run when the backstore replaces its client
      */
     ImageLock(Supplier<MemorySegment> image, Supplier<MemorySegment> cluster, Consumer<Runnable> onClientChange,
-              String pool, String spec, java.util.concurrent.atomic.AtomicBoolean lent) throws IOException {
+              String pool, String spec, LendEpoch lent) throws IOException {
         this.lent = lent;
         this.image = image;
         this.cluster = cluster;
@@ -173,7 +173,7 @@ final class ImageLock implements SharedOwnership {
             }
             int r = (int) ACQUIRE.invokeExact(image(), RBD_LOCK_MODE_EXCLUSIVE);
             check(r, "rbd_lock_acquire");
-            lent.set(false);
+            lent.taken();
             return null;
         });
     }
@@ -190,7 +190,7 @@ final class ImageLock implements SharedOwnership {
                 return false;
             }
             check(r, "rbd_lock_acquire");
-            lent.set(false);
+            lent.taken();
             return true;
         });
     }
@@ -260,7 +260,7 @@ final class ImageLock implements SharedOwnership {
             return;
         }
         Native.inArena(arena -> {
-            lent.set(true); // before: a write that meets the released lock must find it set
+            lent.lent(); // before: a write that meets the released lock must find it set
             int r = (int) RELEASE.invokeExact(image());
             check(r, "rbd_lock_release");
             return null;

@@ -143,6 +143,8 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
         AsyncBackstore.Done done;
         /** When the watchdog answers BUSY for it (System.nanoTime), written before {@link #state} publishes it. */
         long deadline;
+        /** {@link LendEpoch#now} when it started, written before {@link #state} publishes it. */
+        long lendEpoch;
         /**
          * generation &lt;&lt; 1 | answered: the submitter answer is given once, by the completion or by the watchdog,
          * whichever flips the bit first for this generation (a reused slot has a new one, so a late watchdog never
@@ -359,6 +361,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
         op.length = length;
         op.done = done;
         op.deadline = System.nanoTime() + watchdogNanos;
+        op.lendEpoch = lockLent.now();
         op.state.set((op.state.get() >>> 1) + 1 << 1); // a new generation, unanswered; publishes the fields above
         int r = Native.i(LibRbd.RBD_AIO_CREATE_COMPLETION, MemorySegment.ofAddress(op.index + 1L),
                 MemorySegment.NULL, op.scratch);
@@ -529,7 +532,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
         IOException error = null;
         if (ret < 0) {
             error = failure("rbd " + KIND[op.kind] + " " + config.spec() + " at byte " + op.offset
-                    + (op.length > 0 ? "+" + op.length : ""), KIND[op.kind], ret);
+                    + (op.length > 0 ? "+" + op.length : ""), KIND[op.kind], ret, op.lendEpoch);
         }
         Done done = op.done;
         release(op);
@@ -717,6 +720,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
         }
         Op op = take();
         inFlight.incrementAndGet(); // as start(): close() waits for this call
+        long epoch = lockLent.now();
         long ret;
         try {
             if (closed) {
@@ -744,7 +748,7 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
         }
         if (ret < 0) {
             throw failure("rbd compare_and_write " + config.spec() + " at byte " + lba * blockSize + "+" + len,
-                    "compare_and_write", ret);
+                    "compare_and_write", ret, epoch);
         }
         if (fua && cached) {
             flush();
@@ -775,10 +779,11 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
     /** Run after a reopen (gateway entries, the reservation store's watcher record): see {@link ImageLock}. */
     private final List<Runnable> clientListeners = new CopyOnWriteArrayList<>();
     /**
-     * This client released the exclusive lock to hand it to another gateway (set and cleared by {@link ImageLock}):
-     * an EROFS is then a write that met the released lock, not a fence, and the client needs no reopen.
+     * This client released the exclusive lock to hand it to another gateway (kept by {@link ImageLock}): an EROFS of an
+     * operation that started before or during such a handover is a write that met the released lock, not a fence,
+     * and the client needs no reopen.
      */
-    private final AtomicBoolean lockLent = new AtomicBoolean();
+    private final LendEpoch lockLent = new LendEpoch();
     private final AtomicBoolean lentErofsLogged = new AtomicBoolean();
     /** Fenced operations that never ended and were left with the old client (since open). */
     private final AtomicLong abandonedOps = new AtomicLong();
@@ -804,7 +809,12 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
      * another gateway broke its lock) or EROFS (it lost the exclusive lock). Logged once; the poller reopens.
      */
     private void noteFenced(long ret, String what) {
-        if (ret != -Errno.ESHUTDOWN && ret != -Errno.EROFS || ret == -Errno.EROFS && lockLent.get()) {
+        noteFenced(ret, what, lockLent.now());
+    }
+
+    /** As {@link #noteFenced(long, String)} for an operation that started at {@code lendEpoch}. */
+    private void noteFenced(long ret, String what, long lendEpoch) {
+        if (ret != -Errno.ESHUTDOWN && ret != -Errno.EROFS || ret == -Errno.EROFS && lockLent.lentSince(lendEpoch)) {
             return;
         }
         synchronized (reopenLock) {
@@ -834,9 +844,9 @@ final class RbdImage implements AsyncBackstore, SharedOwnership.Source {
      * line of its own (the fence and the reopen are logged once each, with the count of BUSY answers); anything
      * else is {@link Errno#dataPathError}'s.
      */
-    private IOException failure(String message, String what, long ret) {
-        noteFenced(ret, what);
-        if (ret == -Errno.EROFS && lockLent.get()) { // the ALUA policy let a write past a handover: not a fence
+    private IOException failure(String message, String what, long ret, long lendEpoch) {
+        noteFenced(ret, what, lendEpoch);
+        if (ret == -Errno.EROFS && lockLent.lentSince(lendEpoch)) { // a write that met a handover: not a fence
             if (lentErofsLogged.compareAndSet(false, true)) {
                 LOG.warning(config.spec() + ": " + what + " answered EROFS after this gateway handed the lock over;"
                         + " BUSY, no reopen (logged once)");
