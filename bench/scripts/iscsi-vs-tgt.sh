@@ -9,7 +9,7 @@
 #
 # Matrix (the full run; --quick is a handful of cells with 3 s rounds, for development):
 #   4 KiB random read and write at QD 1/16/64; 64 KiB and 1 MiB sequential read and write at QD 1/4/16;
-#   1 and 8 sessions (8 sessions = 8 client processes at once, each with the cell's QD; their rates add up, except qemu-img's, which run a request count: all their requests over the longest run's time);
+#   1 and 8 sessions (8 sessions = 8 client processes at once, each with the cell's QD; their rates add up, except qemu-img's, which run a request count: all their requests over the span from the first one's first request to the last one's end);
 #   4 KiB random reads at QD 1/16/64 again with `stress-ng --cpu <cores>` running ("busy" rows).
 # Clients: reads, libiscsi's iscsi-perf (READ16); writes, the same two clients on every target: `qemu-img bench
 # -w` (libiscsi inside qemu, the neutral one) and hostwide's own initiator (`hostwide bench --device iscsi:`).
@@ -144,7 +144,7 @@ for t in "${targets[@]}"; do
 done
 
 # One client run: prints operations per second (summed over the cell's sessions; for qemu-img, which runs a request
-# count rather than a time, all sessions' requests over the longest session's run), or fails. With --cpu it also
+# count rather than a time, all sessions' requests over the span of their runs), or fails. With --cpu it also
 # leaves "operations_done client_cpu_seconds" (summed over the sessions) in $work/client-cpu.
 #   run CLIENT TARGET RW(randread|read|randwrite|write) BS QD SESSIONS
 qcount=()  # qemu-img's request count per cell, from its calibration run
@@ -156,7 +156,7 @@ run() {
   # round like any other failure instead of hanging the script.
   local limit=$((10 * secs + 60))
   local -a timed=()
-  rm -f "$work"/time.*
+  rm -f "$work"/time.* "$work"/end.*
   for i in $(seq 1 "$n"); do
     out="$work/run.$i"
     [ "$cpu" = 1 ] && timed=(/usr/bin/time -f '%U %S' -o "$work/time.$i")
@@ -165,8 +165,9 @@ run() {
         timeout -k 5 "$limit" "${timed[@]}" iscsi-perf $([ "$rw" = randread ] && echo -r) -m "$qd" -b $((bs / 512)) -t "$secs" "$u" >"$out" 2>&1 & ps+=($!) ;;
       qemu-img)
         local step=$bs; [ "$rw" = randwrite ] && step=$((257 * 4096))
-        timeout -k 5 "$limit" "${timed[@]}" qemu-img bench -f raw -w -t none -c "$qc" -d "$qd" -s "$bs" -S "$step" -o $(( (i - 1) * 4096 * 8192 )) \
-          "$u" >"$out" 2>&1 & ps+=($!) ;;
+        # the wall-clock time it exits at (end.i): with its "Run completed in" time, when its requests ran
+        ( timeout -k 5 "$limit" "${timed[@]}" qemu-img bench -f raw -w -t none -c "$qc" -d "$qd" -s "$bs" -S "$step" \
+            -o $(( (i - 1) * 4096 * 8192 )) "$u" >"$out" 2>&1; rc=$?; date +%s.%N >"$work/end.$i"; exit $rc ) & ps+=($!) ;;
       hostwide)
         timeout -k 5 "$limit" "${timed[@]}" "$JAVA" -XX:+UseParallelGC -jar "$jar" bench --device "iscsi:url=$u" --rw="$rw" --bs="$bs" --iodepth="$qd" \
           --runtime="${secs}s" --seed="$i" --json >"$out" 2>&1 & ps+=($!) ;;
@@ -189,10 +190,15 @@ print(r["write"]["ios"] + r["read"]["ios"], r["cpu"]["process_ns"] / 1e9 if "cpu
     esac
   done | awk '{o += $1; c += $2} END {print o, c}' >"$work/client-cpu"
   if [ "$client" = qemu-img ]; then
-    # each qemu-img does a fixed count, so the sessions end apart and the early ones' rates were not measured over
-    # the same time as the late ones': the cell's rate is all their requests over the longest run's time
-    cat "$work"/run.* | awk -v c="$qc" -v n="$n" '/Run completed in/ {if ($4 > m) m = $4; k++}
-      END {if (k != n || m <= 0) print 0; else printf "%.1f\n", n * c / m}'
+    # each qemu-img does a fixed count, and the sessions start (log in) and end apart: the cell's rate is all their
+    # requests over the span from the first session's first request to the last one's end. A session's requests
+    # ran from its exit time minus its "Run completed in" time (its close and logout after them make that start a
+    # little early: the span errs long, the rate low) to its exit. One session: its own run time, as qemu-img says.
+    for i in $(seq 1 "$n"); do
+      printf "%s %s\n" "$(awk '/Run completed in/ {print $4}' "$work/run.$i")" "$(cat "$work/end.$i" 2>/dev/null)"
+    done | awk -v c="$qc" -v n="$n" 'NF == 2 && $1 > 0 {k++; s = $2 - $1; e = $2
+        if (k == 1 || s < first) first = s; if (k == 1 || e > last) last = e; if ($1 > m) m = $1}
+      END {span = (n == 1 ? m : last - first); if (k != n || span <= 0) print 0; else printf "%.1f\n", n * c / span}'
     return 0
   fi
   for i in $(seq 1 "$n"); do
