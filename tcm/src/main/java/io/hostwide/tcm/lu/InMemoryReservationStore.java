@@ -34,6 +34,7 @@ public final class InMemoryReservationStore {
     private final Set<String> silent = new HashSet<>();        // guarded by lock
     private final AtomicLong lostRaces = new AtomicLong();
     private final AtomicLong notifies = new AtomicLong();
+    private final AtomicLong acknowledged = new AtomicLong();
     private final AtomicLong fenced = new AtomicLong();
     private final Map<String, Client> clients = new LinkedHashMap<>(); // guarded by lock
 
@@ -60,6 +61,9 @@ public final class InMemoryReservationStore {
     public long lostRaces() { return lostRaces.get(); }
 
     public long notifies() { return notifies.get(); }
+
+    /** Notifies every watcher acknowledged (notifyWatchers returned true). */
+    public long acknowledgedNotifies() { return acknowledged.get(); }
 
     /** Watchers fenced because they did not acknowledge a notify in time. */
     public long fenced() { return fenced.get(); }
@@ -178,7 +182,11 @@ public final class InMemoryReservationStore {
                 fenced.incrementAndGet();
                 w.breakWith(new UnavailableException(w.client + " did not acknowledge a notify: fenced"));
             }
-            return late.isEmpty();
+            if (late.isEmpty()) {
+                acknowledged.incrementAndGet();
+                return true;
+            }
+            return false;
         }
 
         @Override
