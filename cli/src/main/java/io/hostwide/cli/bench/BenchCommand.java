@@ -67,8 +67,8 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Jobs reap their own completions while they wait (blk_poll, fio's hipri): on an iscsi: "
                     + "device the job thread reads the connection itself, one wake-up per completion instead of two "
                     + "(the connection's reader, then the job); other devices ignore it. WHEN is on (--poll alone), "
-                    + "off, or auto (default): on for --bs up to 64 KiB and at --iodepth 1, off for larger requests "
-                    + "at higher depths, where the reader thread's copy beside the job's submissions did better")
+                    + "off, or auto (default): on for --bs up to 64 KiB, off above, where the reader thread's copy "
+                    + "beside the job's submissions did better")
     String poll;
 
     @Option(names = "--runtime", paramLabel = "TIME",
@@ -181,7 +181,7 @@ public final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--rwmixread: only applies to --rw rw or randrw");
         }
         int readPct = rwmixread != null ? rwmixread : mode.defaultReadPercent();
-        boolean polls = PollMode.parse(poll).polls((int) bsBytes, iodepth);
+        boolean polls = PollMode.parse(poll).polls((int) bsBytes);
         return new BenchSpec(mode, readPct, (int) bsBytes, iodepth, numjobs, runtimeNanos, sizeBytes, seed, polls,
                 rampNanos);
     }

@@ -9,27 +9,26 @@ import java.util.Locale;
  * against libiscsi"): at 4 KiB a completion's cost is mostly its wake-ups, and polling saves one of the two
  * (0.92x against 0.71x iscsi-perf at queue depth 1 on a quiet machine, 2.7x against 1.9x at 16); at 1 MiB the cost is
  * mostly the copy of the data, which the connection's reader thread then does beside the job's submissions, and
- * polling was no better (0.84x against 0.89x at queue depth 16). Sizes in between were not measured. At queue depth 1
- * there is nothing to do beside the copy (the job's one command is the one being received), so AUTO polls there at
- * every size: the reader thread's hand-off to the job (a futex wake-up and the job's scheduling) was the only part of
- * a 1 MiB read's turnaround that iscsi-perf does not have (21 against 5 us from the last byte to the next command,
- * median per I/O, syscall trace; 6 when the job polls).
+ * polling was no better (0.84x against 0.89x at queue depth 16). Sizes in between were not measured. Polling 1 MiB
+ * at queue depth 1 too was tried (it saves the reader's wake-up of the job, 21-31 against 5-6 us per I/O) and not
+ * kept: over four loaded runs its CPU per I/O was higher in three (181-212 against 168-176 us), and the quietest run
+ * had it at 0.88x against 0.90x iscsi-perf (README, "1 MiB at queue depth 1").
  */
 public enum PollMode {
     ON,
     OFF,
-    /** {@link #ON} for requests up to {@link #AUTO_MAX_BYTES} and at queue depth 1, {@link #OFF} otherwise. */
+    /** {@link #ON} for requests up to {@link #AUTO_MAX_BYTES}, {@link #OFF} above. */
     AUTO;
 
     /** The largest request {@link #AUTO} polls for. */
     public static final int AUTO_MAX_BYTES = 64 * 1024;
 
-    /** Whether jobs issuing requests of {@code blockSize} bytes, {@code iodepth} of them in flight, poll. */
-    public boolean polls(int blockSize, int iodepth) {
+    /** Whether jobs issuing requests of {@code blockSize} bytes poll. */
+    public boolean polls(int blockSize) {
         return switch (this) {
             case ON -> true;
             case OFF -> false;
-            case AUTO -> blockSize <= AUTO_MAX_BYTES || iodepth == 1;
+            case AUTO -> blockSize <= AUTO_MAX_BYTES;
         };
     }
 

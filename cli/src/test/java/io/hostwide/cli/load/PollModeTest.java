@@ -9,27 +9,18 @@ class PollModeTest {
 
     @Test
     void autoPollsUpTo64KiBAndWaitsAbove() {
-        assertThat(PollMode.AUTO.polls(512, 32)).isTrue();
-        assertThat(PollMode.AUTO.polls(4096, 16)).isTrue();
-        assertThat(PollMode.AUTO.polls(64 * 1024, 64)).isTrue();
-        assertThat(PollMode.AUTO.polls(64 * 1024 + 512, 2)).isFalse();
-        assertThat(PollMode.AUTO.polls(1 << 20, 16)).isFalse();
-    }
-
-    @Test
-    void autoPollsEverySizeAtQueueDepth1() {
-        for (int bs : new int[] {512, 4096, 1 << 20, 64 << 20}) {
-            assertThat(PollMode.AUTO.polls(bs, 1)).as("bs %d", bs).isTrue();
-        }
+        assertThat(PollMode.AUTO.polls(512)).isTrue();
+        assertThat(PollMode.AUTO.polls(4096)).isTrue();
+        assertThat(PollMode.AUTO.polls(64 * 1024)).isTrue();
+        assertThat(PollMode.AUTO.polls(64 * 1024 + 512)).isFalse();
+        assertThat(PollMode.AUTO.polls(1 << 20)).isFalse();
     }
 
     @Test
     void onAndOffIgnoreTheSize() {
         for (int bs : new int[] {512, 4096, 1 << 20, 64 << 20}) {
-            for (int qd : new int[] {1, 16}) {
-                assertThat(PollMode.ON.polls(bs, qd)).isTrue();
-                assertThat(PollMode.OFF.polls(bs, qd)).isFalse();
-            }
+            assertThat(PollMode.ON.polls(bs)).isTrue();
+            assertThat(PollMode.OFF.polls(bs)).isFalse();
         }
     }
 
