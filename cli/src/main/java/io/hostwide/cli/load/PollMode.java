@@ -9,7 +9,10 @@ import java.util.Locale;
  * against libiscsi"): at 4 KiB a completion's cost is mostly its wake-ups, and polling saves one of the two
  * (0.92x against 0.71x iscsi-perf at queue depth 1 on a quiet machine, 2.7x against 1.9x at 16); at 1 MiB the cost is
  * mostly the copy of the data, which the connection's reader thread then does beside the job's submissions, and
- * polling was no better (0.84x against 0.89x at queue depth 16). Sizes in between were not measured.
+ * polling was no better (0.84x against 0.89x at queue depth 16). Sizes in between were not measured. Polling 1 MiB
+ * at queue depth 1 too was tried (it saves the reader's wake-up of the job, 21-31 against 5-6 us per I/O) and not
+ * kept: over four loaded runs its CPU per I/O was higher in three (181-212 against 168-176 us), and the quietest run
+ * had it at 0.88x against 0.90x iscsi-perf (README, "1 MiB at queue depth 1").
  */
 public enum PollMode {
     ON,

@@ -3,6 +3,9 @@ package io.hostwide.iscsi.initiator;
 import io.hostwide.iscsi.login.NegotiatedParameters;
 import io.hostwide.iscsi.pdu.DecodeError;
 import io.hostwide.iscsi.pdu.Pdu;
+import io.hostwide.iscsi.spec.Bhs;
+import io.hostwide.iscsi.spec.Flags;
+import io.hostwide.iscsi.spec.Opcode;
 import io.hostwide.scsi.mid.ScsiCmnd;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -49,8 +52,15 @@ final class IscsiConnection implements PduChannel.Placement {
      * stream (queue depth 64) a poll would otherwise keep receiving while the caller's queue drains.
      */
     private static final int POLL_FRAMES = 32;
-    /** The last receive handled more than one PDU (receive lock holder only). */
+    /**
+     * The last receive ended more than one task (receive lock holder only): completions are streaming in, so the next
+     * receive tries a read before it waits. Counted in tasks, not PDUs: a 1 MiB read at queue depth 1 is four Data-In
+     * PDUs and one completion, after which the socket is empty until the next command is answered, and a read
+     * before the wait there was an {@code EAGAIN} per I/O.
+     */
     private boolean busy;
+    /** The PDU {@link #handleNext} just handled carried a task's status, or was not a Data-In (receiver only). */
+    private boolean endedTask;
     /**
      * The socket is non-blocking and receiving goes by the receive lock (see {@link #readLoop}); false until the
      * first poll asks for it ({@link #pollRequested}): until then the reader thread reads as it always did, blocked in
@@ -296,13 +306,17 @@ final class IscsiConnection implements PduChannel.Placement {
                 }
             }
             int n = 0;
+            int ended = 0;
             do {
                 if (!handleNext()) {
                     return -1;
                 }
                 n++;
+                if (endedTask) {
+                    ended++;
+                }
             } while (n < maxFrames && ch.buffered() > 0 && !closed);
-            busy = n > 1;
+            busy = ended > 1;
             return n;
         } catch (IOException e) {
             if (!closed) {
@@ -353,11 +367,17 @@ final class IscsiConnection implements PduChannel.Placement {
         boolean hot = ch.next();
         lastRx = System.nanoTime();
         if (hot) {
+            ByteBuffer f = ch.frame();
+            int b = ch.frameAt();
+            endedTask = (f.get(b + Bhs.OPCODE) & Bhs.OPCODE_MASK) != Opcode.SCSI_DATA_IN.code
+                    || (f.get(b + Bhs.FLAGS) & Flags.DATA_IN_STATUS) != 0;
             problem = handler.handleHot(this, ch.frame(), ch.frameAt(), ch.placed() ? -1 : ch.hotDataAt(),
                     ch.hotDataLength());
         } else if (ch.decoded() instanceof DecodeError e) {
+            endedTask = true;
             problem = "bad PDU from the target: " + e.detail();
         } else {
+            endedTask = true;
             problem = handler.handle(this, (Pdu) ch.decoded());
         }
         if (problem != null) {

@@ -26,6 +26,8 @@ final class PduProxy implements AutoCloseable {
     private final java.util.concurrent.ConcurrentHashMap<Integer, java.util.function.Consumer<java.nio.ByteBuffer>>
             mutate = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
+    /** When above 0, the target's bytes go out in pieces of this size with a pause after each (see {@link #trickle}). */
+    private volatile int trickle;
 
     PduProxy(int targetPort) throws IOException {
         this.target = new InetSocketAddress("127.0.0.1", targetPort);
@@ -56,6 +58,15 @@ final class PduProxy implements AutoCloseable {
     /** Rewrites the 48-byte header of the next target PDU with this opcode (framing fields must stay). */
     void mutateNext(int opcode, java.util.function.Consumer<java.nio.ByteBuffer> m) {
         mutate.put(opcode, m);
+    }
+
+    /**
+     * From now on the target's bytes reach the initiator in writes of {@code chunk} bytes, each followed by a pause of
+     * about 50 us, so its reads come back short anywhere: inside a BHS, inside a data segment, between the two (0:
+     * whole PDUs again).
+     */
+    void trickle(int chunk) {
+        trickle = chunk;
     }
 
     /** The connections open now stop carrying anything, in both directions, but stay open. */
@@ -144,11 +155,25 @@ final class PduProxy implements AutoCloseable {
                     if (m != null) {
                         m.accept(java.nio.ByteBuffer.wrap(h));
                     }
-                    out.write(h);
-                    out.write(rest);
+                    int chunk = trickle;
+                    if (chunk > 0) {
+                        byte[] pdu = new byte[48 + rest.length];
+                        System.arraycopy(h, 0, pdu, 0, 48);
+                        System.arraycopy(rest, 0, pdu, 48, rest.length);
+                        for (int at = 0; at < pdu.length; at += chunk) {
+                            out.write(pdu, at, Math.min(chunk, pdu.length - at));
+                            out.flush();
+                            Thread.sleep(0, 50_000);
+                        }
+                    } else {
+                        out.write(h);
+                        out.write(rest);
+                    }
                 }
             } catch (IOException e) {
                 // one side closed
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
             close();
         }
