@@ -50,7 +50,8 @@
 # that reached the backstore (`stats` of the serve admin socket). All taken outside the CPU-measured window.
 # --thread-detail: for the gateway rows, CPU per op and voluntary context switches (hand-offs: each is a later wake-up)
 # per op of each group of the gateway's threads (librbd's msgr-worker and io_context_pool, our rbd-poll and iscsi-conn,
-# tgtd's), from /proc/PID/task around every round (bench/scripts/rbd_threads.py), printed per round and as medians.
+# tgtd's), from /proc/PID/task around every round (bench/scripts/rbd_threads.py), printed per round and as medians;
+# the same for the OSD's threads in every row but the hop (msgr-worker, tp_osd_tp, ...), when the OSD's PID is known.
 # --hw-ceph-opt 'KEY = VALUE' (repeatable) adds a [client] line to a copy of the conf that only the hostwide row's
 # serve uses (e.g. 'rbd cache = false'), to try a client option on hostwide alone.
 #
@@ -267,6 +268,7 @@ fi
 results="$work/results.tsv"; : >"$results"
 detail="$work/osd-detail.tsv"; : >"$detail"
 threads="$work/threads.tsv"; : >"$threads"
+osd_threads="$work/osd-threads.tsv"; : >"$osd_threads"
 osd_asok=""
 if [ "$osd_detail" = 1 ]; then
   osd_asok=$(ls "$cluster"/run/osd.*.asok 2>/dev/null | head -1)
@@ -306,6 +308,7 @@ for c in "${cells[@]}"; do
       t=${rows[$(( (k + r - 1) % nrows ))]}
       if [ "$osd_detail" = 1 ]; then osd_ask perf dump >"$work/perf0.json"; s0=$(hw_stats "$t"); fi
       [ "$thread_detail" = 0 ] || [ -z "${gw_pid[$t]}" ] || python3 "$root/bench/scripts/rbd_threads.py" snap "${gw_pid[$t]}" >"$work/thr0"
+      [ "$thread_detail" = 0 ] || [ -z "$osd_pid" ] || [ "$t" = hop ] || python3 "$root/bench/scripts/rbd_threads.py" snap "$osd_pid" >"$work/othr0"
       t0=$(date +%s.%N)
       # the hop row has no OSD: its OSD figure would be the OSD's idle CPU, not a cost of the row
       opid=$osd_pid; [ "$t" != hop ] || opid=""
@@ -319,6 +322,13 @@ for c in "${cells[@]}"; do
           "$(awk -v v="$v" -v s="$secs" 'BEGIN {print v * s}')" "$ticks")
         printf "%s\t%s\t%s\t%s\n" "$name" "$t" "$r" "$tg" >>"$threads"
         printf "  %-18s %-13s round %d: threads (us/op / switches/op) %s\n" "$name" "$t" "$r" "$(tr ';' ' ' <<<"$tg")" >&2
+      fi
+      if [ "$thread_detail" = 1 ] && [ -n "$osd_pid" ] && [ "$t" != hop ]; then
+        python3 "$root/bench/scripts/rbd_threads.py" snap "$osd_pid" >"$work/othr1"
+        tg=$(python3 "$root/bench/scripts/rbd_threads.py" round "$work/othr0" "$work/othr1" \
+          "$(awk -v v="$v" -v s="$secs" 'BEGIN {print v * s}')" "$ticks")
+        printf "%s\t%s\t%s\t%s\n" "$name" "$t" "$r" "$tg" >>"$osd_threads"
+        printf "  %-18s %-13s round %d: OSD threads (us/op / switches/op) %s\n" "$name" "$t" "$r" "$(tr ';' ' ' <<<"$tg")" >&2
       fi
       if [ "$osd_detail" = 1 ]; then
         osd_ask perf dump >"$work/perf1.json"; s1=$(hw_stats "$t")
@@ -350,3 +360,4 @@ python3 "$root/bench/scripts/rbd_report.py" "$results" "$secs" "$rounds" "$(npro
 [ -z "$json" ] || cp "$results" "${json%.json}.tsv"
 [ "$osd_detail" = 0 ] || python3 "$root/bench/scripts/rbd-osd-detail.py" summary "$detail"
 [ "$thread_detail" = 0 ] || python3 "$root/bench/scripts/rbd_threads.py" summary "$threads"
+[ "$thread_detail" = 0 ] || [ ! -s "$osd_threads" ] || python3 "$root/bench/scripts/rbd_threads.py" summary "$osd_threads" "OSD threads"
