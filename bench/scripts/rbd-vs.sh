@@ -12,12 +12,19 @@
 #
 #   bench/scripts/rbd-vs.sh [--quick] [--rounds N] [--secs S] [--json FILE] [--jar HOSTWIDE.JAR] [--only REGEX]
 #                           [--baseline-jar JAR] [--osd-detail] [--thread-detail] [--hw-ceph-opt 'KEY = VALUE']...
-#                           [--conf CEPH.CONF --pool POOL]
+#                           [--plain-osd] [--conf CEPH.CONF --pool POOL]
 #
 # Cluster: by default the script starts its own single-node test cluster (bin/ceph-test-cluster, memstore OSD on
 # loopback) and destroys it at the end; --conf/--pool use an existing cluster instead (the script then creates and
 # removes images of its own, hostwide-bench-<pid>-{l,a,b[,c]}). Each row has its own image, all filled with
 # data first (reads of never-written RBD objects cost no OSD read and would flatter every row).
+#
+# The OSD's cost per write is kept from drifting with what was written before (README, "Why 4 KiB writes looked
+# below the ceiling"): the script's own cluster runs its memstore OSD with `memstore page set = true` (objects in
+# 64 KiB pages; the default keeps each object as one bufferlist that every random 4 KiB write splits further and
+# rebuilds whole, so a write's cost grew with the image's past writes) and `osd max pg log entries = 500` (at the
+# default 10,000 entries per PG, reached after ~80,000 writes to the 8-PG pool, the OSD walked the PG log to trim it,
+# 12-20% of its CPU). --plain-osd leaves both at Ceph's defaults (as runs before 2026-12-04 22:00 had them).
 #
 # Cells: 4 KiB random read and random write at QD 1/16/64; 1 MiB sequential read and write at QD 4/16 (--quick:
 # QD16 4 KiB read and write, 1 MiB read at QD4, 3 s rounds). Clients: the librbd rows are fio (ioengine=rbd); the
@@ -50,7 +57,8 @@
 # that reached the backstore (`stats` of the serve admin socket). All taken outside the CPU-measured window.
 # --thread-detail: for the gateway rows, CPU per op and voluntary context switches (hand-offs: each is a later wake-up)
 # per op of each group of the gateway's threads (librbd's msgr-worker and io_context_pool, our rbd-poll and iscsi-conn,
-# tgtd's), from /proc/PID/task around every round (bench/scripts/rbd_threads.py), printed per round and as medians.
+# tgtd's), from /proc/PID/task around every round (bench/scripts/rbd_threads.py), printed per round and as medians;
+# the same for the OSD's threads in every row but the hop (msgr-worker, tp_osd_tp, ...), when the OSD's PID is known.
 # --hw-ceph-opt 'KEY = VALUE' (repeatable) adds a [client] line to a copy of the conf that only the hostwide row's
 # serve uses (e.g. 'rbd cache = false'), to try a client option on hostwide alone.
 #
@@ -68,6 +76,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=lib.sh
 source "$root/bench/scripts/lib.sh"
 quick=0 rounds="" secs="" json="" jar="" only="" conf="" pool="" basejar="" osd_detail=0 thread_detail=0 hw_opts=()
+plain_osd=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -82,6 +91,7 @@ while [ $# -gt 0 ]; do
     --osd-detail) osd_detail=1 ;;
     --thread-detail) thread_detail=1 ;;
     --hw-ceph-opt) hw_opts+=("$2"); shift ;;
+    --plain-osd) plain_osd=1 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "rbd-vs.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -133,7 +143,10 @@ if [ -z "$conf" ]; then
   cluster="$work/ceph" pool=rbd
   echo "rbd-vs.sh: starting a test cluster in $cluster" >&2
   # shellcheck disable=SC2046
-  "$root/bin/ceph-test-cluster" start "$cluster" --size $((3 * ${#all_images[@]})) $(printf -- "--image %s:1G " "${all_images[@]}") >&2
+  steady=(--osd-opt 'memstore page set = true' --osd-opt 'osd max pg log entries = 500')
+  [ "$plain_osd" = 0 ] || steady=()
+  "$root/bin/ceph-test-cluster" start "$cluster" --size $((3 * ${#all_images[@]})) $(printf -- "--image %s:1G " "${all_images[@]}") \
+    "${steady[@]}" >&2
   conf="$cluster/ceph.conf"
 else
   for i in "${all_images[@]}"; do timeout 60 rbd -c "$conf" create --size 1G "$pool/$i"; images+=("$i"); done
@@ -267,6 +280,7 @@ fi
 results="$work/results.tsv"; : >"$results"
 detail="$work/osd-detail.tsv"; : >"$detail"
 threads="$work/threads.tsv"; : >"$threads"
+osd_threads="$work/osd-threads.tsv"; : >"$osd_threads"
 osd_asok=""
 if [ "$osd_detail" = 1 ]; then
   osd_asok=$(ls "$cluster"/run/osd.*.asok 2>/dev/null | head -1)
@@ -293,7 +307,7 @@ b = json.loads(data)["backstores"][0]
 print(b["reads"]["ops"], b["writes"]["ops"], b["other"]["ops"], b["reads"]["bytes"], b["writes"]["bytes"])
 PY
 }
-echo "rbd-vs.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar" >&2
+echo "rbd-vs.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${rounds} rounds x ${secs}s, jar $jar$([ -z "$cluster" ] || { [ "$plain_osd" = 1 ] && echo ", OSD at Ceph's defaults" || echo ", OSD: memstore page set, 500 PG log entries"; })" >&2
 for c in "${cells[@]}"; do
   read -r name rw bs qd <<<"$c"
   # Warm-up, not counted: the serve JVM compiles the cell's path on its first runs (C2 threads took 0.6-0.8 s CPU
@@ -306,6 +320,7 @@ for c in "${cells[@]}"; do
       t=${rows[$(( (k + r - 1) % nrows ))]}
       if [ "$osd_detail" = 1 ]; then osd_ask perf dump >"$work/perf0.json"; s0=$(hw_stats "$t"); fi
       [ "$thread_detail" = 0 ] || [ -z "${gw_pid[$t]}" ] || python3 "$root/bench/scripts/rbd_threads.py" snap "${gw_pid[$t]}" >"$work/thr0"
+      [ "$thread_detail" = 0 ] || [ -z "$osd_pid" ] || [ "$t" = hop ] || python3 "$root/bench/scripts/rbd_threads.py" snap "$osd_pid" >"$work/othr0"
       t0=$(date +%s.%N)
       # the hop row has no OSD: its OSD figure would be the OSD's idle CPU, not a cost of the row
       opid=$osd_pid; [ "$t" != hop ] || opid=""
@@ -319,6 +334,13 @@ for c in "${cells[@]}"; do
           "$(awk -v v="$v" -v s="$secs" 'BEGIN {print v * s}')" "$ticks")
         printf "%s\t%s\t%s\t%s\n" "$name" "$t" "$r" "$tg" >>"$threads"
         printf "  %-18s %-13s round %d: threads (us/op / switches/op) %s\n" "$name" "$t" "$r" "$(tr ';' ' ' <<<"$tg")" >&2
+      fi
+      if [ "$thread_detail" = 1 ] && [ -n "$osd_pid" ] && [ "$t" != hop ]; then
+        python3 "$root/bench/scripts/rbd_threads.py" snap "$osd_pid" >"$work/othr1"
+        tg=$(python3 "$root/bench/scripts/rbd_threads.py" round "$work/othr0" "$work/othr1" \
+          "$(awk -v v="$v" -v s="$secs" 'BEGIN {print v * s}')" "$ticks")
+        printf "%s\t%s\t%s\t%s\n" "$name" "$t" "$r" "$tg" >>"$osd_threads"
+        printf "  %-18s %-13s round %d: OSD threads (us/op / switches/op) %s\n" "$name" "$t" "$r" "$(tr ';' ' ' <<<"$tg")" >&2
       fi
       if [ "$osd_detail" = 1 ]; then
         osd_ask perf dump >"$work/perf1.json"; s1=$(hw_stats "$t")
@@ -350,3 +372,4 @@ python3 "$root/bench/scripts/rbd_report.py" "$results" "$secs" "$rounds" "$(npro
 [ -z "$json" ] || cp "$results" "${json%.json}.tsv"
 [ "$osd_detail" = 0 ] || python3 "$root/bench/scripts/rbd-osd-detail.py" summary "$detail"
 [ "$thread_detail" = 0 ] || python3 "$root/bench/scripts/rbd_threads.py" summary "$threads"
+[ "$thread_detail" = 0 ] || [ ! -s "$osd_threads" ] || python3 "$root/bench/scripts/rbd_threads.py" summary "$osd_threads" "OSD threads"

@@ -21,6 +21,13 @@ although the RBD gateway's librbd fills the Data-In buffer in place (also low, m
 not CPU-bound (writes at QD16 waiting on the OSD's commit) is limited by latency, not by the sum; and other work on
 the machine takes cores from every row, unevenly across rounds.
 
+The at-rate ceiling: the hop row runs 30-100x faster than a gateway row, and per op the iSCSI client costs far less
+at that rate (4 KiB writes, 2026-12-04: `hostwide bench` 2-4 us per write through the hop, 26-49 through either
+gateway at 1-4K writes/s: fewer operations per wake-up and per system call). So H understates what the hop costs a
+gateway, most for writes. The report also prints D / (D + H') with H' = the hop row's target + the client's CPU per
+op in the hostwide row (the same client program, at hostwide's rate). The target side is still taken at the hop's
+rate, so H' too is a lower bound; no verdict is drawn from it.
+
 Verdict of hostwide against the ceiling (a function with tests, test_rbd_report.py), from the rounds' extremes as
 the noise margin: "below" when even the best pairing (fastest hostwide round over the slowest librbd-direct round,
 over the lowest ceiling of a round) stays under the ceiling; "above" when even the worst pairing exceeds it (the
@@ -113,10 +120,14 @@ def cell_ceiling(rounds, cell):
     c = ceiling(d_us, h_us)
     g = cpu_median(rounds[(cell, "hostwide")])
     hw_us = (g["osd"] or 0) + g["gateway"] + g["client"]
+    # the same with the client's CPU per op as it was driving hostwide (see the module's doc: at-rate ceiling)
+    h_rate = h["gateway"] + g["client"]
+    c_rate = ceiling(d_us, h_rate)
     return {"direct_us": d_us, "hop_us": h_us, "ceiling": c, "ceiling_rounds": per_round,
             "hostwide_us": hw_us, "by_cpu": d_us / hw_us,
             "ratio_librbd_direct": ratio, "of_ceiling": ratio / c,
-            "verdict": ceiling_verdict(hw, dv, per_round)}
+            "verdict": ceiling_verdict(hw, dv, per_round),
+            "hop_at_rate_us": h_rate, "ceiling_at_rate": c_rate, "of_ceiling_at_rate": ratio / c_rate}
 
 
 def cell_model(rounds, cell, rows, cores):
@@ -192,6 +203,16 @@ def report(lines, secs, nrounds, cores):
                         f" {min(rr):>7.2f}-{max(rr):.2f}x {e['hostwide_us']:>7.0f} {e['by_cpu']:>6.2f}x"
                         f" {e['ratio_librbd_direct']:>9.2f}x"
                         f" {e['of_ceiling']:>10.2f}x  {e['verdict']}")
+    if hop:
+        text.append("The same ceiling with the client's CPU per op taken from the hostwide row (H' = the hop's target +"
+                    " the client as it drove hostwide, at hostwide's rate; the hop's target still at the hop's rate)")
+        text.append(f"{'cell':<18} {'D us':>7} {'H us':>7} {'H at rate':>10} {'ceiling':>8} {'at rate':>8}"
+                    f" {'by CPU':>7} {'hw/direct':>10} {'of it':>7}")
+        for c in cells:
+            e = c["ceiling"]
+            text.append(f"{c['cell']:<18} {e['direct_us']:>7.0f} {e['hop_us']:>7.0f} {e['hop_at_rate_us']:>10.0f}"
+                        f" {e['ceiling']:>7.2f}x {e['ceiling_at_rate']:>7.2f}x {e['by_cpu']:>6.2f}x"
+                        f" {e['ratio_librbd_direct']:>9.2f}x {e['of_ceiling_at_rate']:>6.2f}x")
     text.append(f"CPU model: predicted ops/s = {cores} cores x 1e6 / CPU us per op (median sum); measured / predicted"
                 " (1.00 = the row's processes used all the cores; less: waiting, or cores taken by other work)")
     text.append(f"{'cell':<18} " + " ".join(f"{r:>{w}}" for r in rows))

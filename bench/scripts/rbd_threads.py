@@ -4,7 +4,8 @@
   rbd_threads.py snap PID                      one line per thread group: name, CPU ticks, voluntary switches
   rbd_threads.py round BEFORE AFTER OPS HZ     per group: CPU us per op and voluntary context switches per op,
                                                as "name=us/switches;..." (groups with CPU or switches in the round)
-  rbd_threads.py summary FILE                  FILE: "cell<TAB>row<TAB>round<TAB>groups" lines; medians per cell and row
+  rbd_threads.py summary FILE [TITLE]          FILE: "cell<TAB>row<TAB>round<TAB>groups" lines; medians per cell and row
+                                               (TITLE: what the threads are, "Gateway threads" unless given)
 
 A voluntary context switch is a thread blocking (in read(2) on a socket or an eventfd, a futex): each is one later
 wake-up, so switches per op count the hand-offs between threads an operation costs (librbd's messenger and
@@ -99,7 +100,7 @@ def parse_groups(s):
     return out
 
 
-def summary(lines, top=8):
+def summary(lines, top=8, title="Gateway threads"):
     rounds = defaultdict(list)
     order = []
     for line in lines:
@@ -107,7 +108,7 @@ def summary(lines, top=8):
         if (cell, row) not in order:
             order.append((cell, row))
         rounds[(cell, row)].append(parse_groups(groups))
-    text = ["Gateway threads (medians over rounds; CPU us per op / voluntary switches per op, largest CPU first)"]
+    text = [f"{title} (medians over rounds; CPU us per op / voluntary switches per op, largest CPU first)"]
     for key in order:
         rs = rounds[key]
         names = {n for r in rs for n in r}
@@ -125,9 +126,9 @@ def main(argv):
     elif len(argv) == 6 and argv[1] == "round":
         ops = max(1.0, float(argv[4]))
         print(fmt_groups(round_groups(read_snap(argv[2]), read_snap(argv[3]), ops, float(argv[5]))))
-    elif len(argv) == 3 and argv[1] == "summary":
+    elif len(argv) in (3, 4) and argv[1] == "summary":
         with open(argv[2]) as f:
-            print("\n".join(summary(f.readlines())))
+            print("\n".join(summary(f.readlines(), title=argv[3] if len(argv) == 4 else "Gateway threads")))
     else:
         sys.exit(__doc__)
 

@@ -81,6 +81,14 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(e["verdict"], "above")          # 0.83 against 0.77 in every pairing
         self.assertTrue(any(t.startswith("randread-4k-qd16") and t.endswith("above") for t in text))
 
+    def test_the_at_rate_ceiling_takes_the_client_from_the_hostwide_row(self):
+        text, data = r.report(self.LINES, "3", "3", 2)
+        e = data["cells"][0]["ceiling"]
+        self.assertEqual(e["hop_at_rate_us"], 25 + 14)     # the hop's target + the client as it drove hostwide
+        self.assertAlmostEqual(e["ceiling_at_rate"], 129 / (129 + 39))
+        self.assertAlmostEqual(e["of_ceiling_at_rate"], (11400 / 13800) / (129 / 168))
+        self.assertTrue(any("H at rate" in t for t in text))
+
     def test_model_predicts_cores_over_the_cpu_sum(self):
         _, data = r.report(self.LINES, "3", "3", 2)
         m = data["cells"][0]["model"]
