@@ -32,7 +32,7 @@
 # less a one-write run's (its start, login and open: rounds calibrated on tgtd last well under a second on hostwide);
 # hostwide's initiator: its own --json figure for the run, JVM start excluded), and iperf3's (sender + receiver,
 # cpu_utilization_percent of its -J report). On N cores a cell can move at most N / (client + target CPU s per MiB)
-# MiB/s: the table prints that bound beside the measured MiB/s and 70% of iperf3, for the 64 KiB and 1 MiB cells,
+# MiB/s: the table prints that bound beside the measured MiB/s and 70% of iperf3, for the 64 KiB and 1 MiB cells (and, per operation, for the 4 KiB cells),
 # so that a cell near its bound is CPU-bound, and the split says by whom (issue 13 item 2's measured reason), and
 # the target's read and write system calls per MiB (syscr, syscw of /proc/PID/io: socket and file alike).
 set -euo pipefail

@@ -123,6 +123,36 @@ def cpu_rows(out, per, cores):
     return rows
 
 
+def cpu_rows_small(out, per, cores):
+    """The CPU bound of each 4 KiB cell and target in operations per second: cores / (client + target CPU s per op)."""
+    rows = []
+    for r in out:
+        if r["block_size"] >= 65536:
+            continue
+        ops_per_mib = MIB / r["block_size"]
+        for t in r["median_iops"]:
+            v = per.get((r["cell"], r["client"], t))
+            if not v:
+                continue
+            client = statistics.median(x[0] for x in v) / ops_per_mib
+            target = statistics.median(x[1] for x in v) / ops_per_mib
+            bound = cores / (client + target) if client + target > 0 else float("inf")
+            rows.append({"cell": r["cell"], "client": r["client"], "target": t, "iops": r["median_iops"][t],
+                         "client_us_per_op": 1e6 * client, "target_us_per_op": 1e6 * target,
+                         "cpu_bound_iops": bound, "of_bound": r["median_iops"][t] / bound})
+    return rows
+
+
+def cpu_table_small(rows, cores):
+    print(f"\nCPU per operation, 4 KiB cells (medians of the rounds), {cores} cores: bound = {cores} / (client + target "
+          f"CPU s per op)")
+    print(f"{'cell':<26} {'client':<10} {'target':<14} {'IOPS':>8} {'client us/op':>12} {'target us/op':>12} "
+          f"{'CPU bound':>9} {'of bound':>8}")
+    for c in rows:
+        print(f"{c['cell']:<26} {c['client']:<10} {c['target']:<14} {c['iops']:>8.0f} {c['client_us_per_op']:>12.1f} "
+              f"{c['target_us_per_op']:>12.1f} {c['cpu_bound_iops']:>9.0f} {100 * c['of_bound']:>7.0f}%")
+
+
 def iperf_cpu(per, cores):
     v = per.get(("iperf3", "iperf3", "loopback"))
     if not v:
@@ -196,7 +226,10 @@ def main():
         per = load_cpu(a.cpu)
         crows, ip = cpu_rows(out, per, a.cores), iperf_cpu(per, a.cores)
         cpu_table(iperf, crows, ip, a.cores)
-        doc["cpu"] = {"cores": a.cores, "iperf3": ip, "cells": crows}
+        srows = cpu_rows_small(out, per, a.cores)
+        if srows:
+            cpu_table_small(srows, a.cores)
+        doc["cpu"] = {"cores": a.cores, "iperf3": ip, "cells": crows, "small_cells": srows}
     if a.json:
         with open(a.json, "w") as f:
             json.dump(doc, f, indent=1)

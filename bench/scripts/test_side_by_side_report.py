@@ -46,6 +46,17 @@ class CpuBoundTest(unittest.TestCase):
                  "median_mib_s": {"hostwide-file": 50}}
         self.assertEqual(r.cpu_rows([small, row("write-1m-qd1-s1", 900)], per, 2), [])
 
+    def test_small_block_bound_is_per_operation(self):
+        # 100 MiB of 4 KiB writes = 25,600 ops; 0.256 s client and 0.512 s target: 10 + 20 us per op, 2 cores
+        per = r.load_cpu(cpu_file([("randwrite-4k-qd1-s8", "qemu-img", "tgtd", 1, 100, 0.256, 0.512, 0, 0)]))
+        small = {"cell": "randwrite-4k-qd1-s8", "client": "qemu-img", "block_size": 4096,
+                 "median_iops": {"tgtd": 40000, "hostwide-file": 1}}
+        (c,) = r.cpu_rows_small([small, row("write-1m-qd1-s1", 900)], per, 2)
+        self.assertAlmostEqual(c["client_us_per_op"], 10)
+        self.assertAlmostEqual(c["target_us_per_op"], 20)
+        self.assertAlmostEqual(c["cpu_bound_iops"], 2 / 30e-6)
+        self.assertAlmostEqual(c["of_bound"], 40000 * 30e-6 / 2)
+
     def test_iperf3_bound_from_sender_and_receiver(self):
         per = r.load_cpu(cpu_file([("iperf3", "iperf3", "loopback", 1, 8000, 1.0, 3.0, 0, 0)]))
         ip = r.iperf_cpu(per, 2)
